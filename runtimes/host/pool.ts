@@ -1,0 +1,188 @@
+/**
+ * Worker pools, one per language, shared by the browser (Web Workers) and Node (worker_threads).
+ * A worker loads its runtime once and runs programs one at a time. At the time limit the host
+ * kills the worker and starts a replacement at once, so the next program finds a warm one.
+ */
+import type { LanguageId } from '../../src/core/languages';
+import { InfrastructureError, type Executor, type RunRequest, type RunResult } from '../types';
+import type { HostMessage, RuntimeSettings, WorkerMessage } from './protocol';
+
+export interface WorkerHandle {
+  post(message: HostMessage): void;
+  onMessage(handler: (message: WorkerMessage) => void): void;
+  /** The worker died on its own (crash, out of memory, fatal runtime error). */
+  onExit(handler: (reason: string) => void): void;
+  terminate(): void;
+}
+
+export interface PoolOptions {
+  /** Starts a worker (not yet initialised). */
+  spawn: () => WorkerHandle;
+  languages: readonly LanguageId[];
+  /** Workers per language. */
+  size: number;
+  settings?: RuntimeSettings;
+  onStatus?: (language: LanguageId, message: string) => void;
+  /** Extra time before the host kills a worker; runtimes that stop themselves use the limit. */
+  graceMs?: number;
+}
+
+interface Job {
+  request: RunRequest;
+  resolve: (result: RunResult) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: WorkerHandle;
+  ready: boolean;
+  job: Job | null;
+  timer: ReturnType<typeof setTimeout> | null;
+  started: number;
+}
+
+class LanguagePool {
+  private slots: Slot[] = [];
+  private waiting: Job[] = [];
+  private nextId = 1;
+  private loadError: string | null = null;
+  description = '';
+
+  constructor(
+    private readonly language: LanguageId,
+    private readonly options: PoolOptions,
+  ) {}
+
+  run(request: RunRequest): Promise<RunResult> {
+    if (this.loadError) return Promise.reject(new InfrastructureError(this.loadError));
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ request, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.waiting.length) {
+      const idle = this.slots.find((s) => s.ready && !s.job);
+      if (!idle) break;
+      this.dispatch(idle, this.waiting.shift()!);
+    }
+    let starting = this.slots.filter((s) => !s.ready).length;
+    while (this.waiting.length > starting && this.slots.length < this.options.size) {
+      this.startSlot();
+      starting++;
+    }
+  }
+
+  private startSlot(): void {
+    const worker = this.options.spawn();
+    const slot: Slot = { worker, ready: false, job: null, timer: null, started: 0 };
+    this.slots.push(slot);
+    worker.onMessage((m) => this.onMessage(slot, m));
+    worker.onExit((reason) => this.onExit(slot, reason));
+    worker.post({ type: 'init', language: this.language, settings: this.options.settings ?? {} });
+  }
+
+  private onMessage(slot: Slot, message: WorkerMessage): void {
+    switch (message.type) {
+      case 'status':
+        this.options.onStatus?.(this.language, message.message);
+        break;
+      case 'ready':
+        slot.ready = true;
+        this.description = message.description;
+        this.options.onStatus?.(this.language, `${message.description} ready`);
+        this.pump();
+        break;
+      case 'failed':
+        this.loadError = message.error;
+        this.options.onStatus?.(this.language, message.error);
+        this.remove(slot);
+        for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError(message.error));
+        break;
+      case 'result': {
+        const job = slot.job;
+        if (!job) return;
+        this.finish(slot, { ...message.result, runtime: this.description });
+        if (message.fatal) this.replace(slot);
+        else this.pump();
+        break;
+      }
+    }
+  }
+
+  private dispatch(slot: Slot, job: Job): void {
+    slot.job = job;
+    slot.started = performance.now();
+    const limit = job.request.timeoutMs + (this.options.graceMs ?? 250);
+    slot.timer = setTimeout(() => this.timeOut(slot), limit);
+    slot.worker.post({ type: 'run', id: this.nextId++, program: job.request.program, timeoutMs: job.request.timeoutMs });
+  }
+
+  private finish(slot: Slot, result: RunResult): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    const job = slot.job!;
+    slot.job = null;
+    slot.timer = null;
+    job.resolve(result);
+  }
+
+  private timeOut(slot: Slot): void {
+    if (!slot.job) return;
+    const durationMs = performance.now() - slot.started;
+    this.finish(slot, { exitCode: null, stdout: '', stderr: '', timedOut: true, durationMs, runtime: this.description });
+    this.replace(slot);
+  }
+
+  private onExit(slot: Slot, reason: string): void {
+    if (!this.slots.includes(slot)) return;
+    if (slot.job) {
+      const durationMs = performance.now() - slot.started;
+      const stderr = `benchtop: the ${this.language} worker died while running this program (${reason})\n`;
+      this.finish(slot, { exitCode: 1, stdout: '', stderr, timedOut: false, durationMs, runtime: this.description });
+    }
+    this.replace(slot);
+  }
+
+  /** Kills a worker and starts its replacement right away (a warm spare for the next program). */
+  private replace(slot: Slot): void {
+    this.remove(slot);
+    if (!this.loadError) this.startSlot();
+    this.pump();
+  }
+
+  private remove(slot: Slot): void {
+    this.slots = this.slots.filter((s) => s !== slot);
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.worker.terminate();
+  }
+
+  dispose(): void {
+    for (const slot of [...this.slots]) this.remove(slot);
+    for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError('executor closed'));
+  }
+}
+
+/** An Executor that runs each language in its own pool of workers. */
+export function createPoolExecutor(options: PoolOptions): Executor & { describe(language: LanguageId): string } {
+  const pools = new Map<LanguageId, LanguagePool>();
+  const pool = (language: LanguageId) => {
+    let p = pools.get(language);
+    if (!p) pools.set(language, (p = new LanguagePool(language, options)));
+    return p;
+  };
+  return {
+    languages: () => options.languages,
+    run(request) {
+      if (!options.languages.includes(request.language)) {
+        return Promise.reject(new InfrastructureError(`no runtime for ${request.language}`));
+      }
+      return pool(request.language).run(request);
+    },
+    describe: (language) => pools.get(language)?.description ?? '',
+    async dispose() {
+      for (const p of pools.values()) p.dispose();
+      pools.clear();
+    },
+  };
+}

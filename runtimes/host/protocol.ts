@@ -1,0 +1,26 @@
+/** Messages between the host (page or CLI) and a runtime worker. */
+import type { LanguageId } from '../../src/core/languages';
+import type { RunResult } from '../types';
+
+export interface RuntimeSettings {
+  /** Pyodide's files on the app's own origin (browser only). */
+  pyodideIndexURL?: string;
+}
+
+export type HostMessage =
+  | { type: 'init'; language: LanguageId; settings: RuntimeSettings }
+  | { type: 'run'; id: number; program: string; timeoutMs: number };
+
+export type WorkerMessage =
+  | { type: 'status'; message: string }
+  | { type: 'ready'; description: string }
+  | { type: 'failed'; error: string }
+  | { type: 'result'; id: number; result: Omit<RunResult, 'runtime'>; fatal?: boolean };
+
+/** The two ends differ between browser Workers and Node worker_threads; this is what both offer. */
+export interface Port {
+  post(message: WorkerMessage): void;
+  listen(handler: (message: HostMessage) => void): void;
+  /** Ends this worker (after a fatal runtime error the host starts a fresh one). */
+  close(): void;
+}

@@ -1,0 +1,3 @@
+/** The bundled prelude script (scripts/build-node-env.mjs). */
+declare const source: string;
+export default source;

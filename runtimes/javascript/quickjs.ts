@@ -1,0 +1,128 @@
+/**
+ * JavaScript runtime: QuickJS (quickjs-ng, compiled to WebAssembly). Every run gets a fresh
+ * QuickJS runtime and context, so nothing survives from one program to the next, and the code
+ * cannot reach the page, the worker's globals or the network: it sees only what prelude.js gives.
+ * Timeouts are enforced inside QuickJS by an interrupt handler, so a runaway loop does not cost
+ * the worker. See docs/architecture.md for why QuickJS rather than the worker's own V8.
+ */
+import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten-core';
+import variant from '@jitl/quickjs-ng-wasmfile-release-sync';
+import nodeEnvironment from './node-env.generated.js';
+import type { LanguageRuntime } from '../types';
+
+const MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
+const VERSION = '0.32.0';
+
+interface Streams {
+  stdout: string[];
+  stderr: string[];
+}
+
+export async function createJavaScriptRuntime(): Promise<LanguageRuntime> {
+  let quickjs = await newQuickJSWASMModuleFromVariant(variant);
+  return {
+    description: `QuickJS-ng (quickjs-emscripten ${VERSION})`,
+    async run(program, timeoutMs) {
+      const started = performance.now();
+      const deadline = started + timeoutMs;
+      const streams: Streams = { stdout: [], stderr: [] };
+      const runtime = quickjs.newRuntime();
+      runtime.setMemoryLimit(MEMORY_LIMIT_BYTES);
+      // No QuickJS stack limit: recursion runs as deep as the thread's own stack allows (as in
+      // Node), and a host stack overflow below is reported as Node reports its RangeError.
+      runtime.setMaxStackSize(0);
+      let interrupted = false;
+      runtime.setInterruptHandler(() => (interrupted = performance.now() > deadline));
+      const context = runtime.newContext();
+      let exitCode: number;
+      try {
+        exitCode = execute(context, program, streams, timeoutMs);
+        context.dispose();
+        runtime.dispose();
+      } catch (e) {
+        // The WebAssembly instance itself failed (host stack overflow, out of memory): its state
+        // is lost, so the next run gets a new instance.
+        const overflow = e instanceof RangeError;
+        streams.stderr.push(overflow ? `RangeError: Maximum call stack size exceeded\n` : `benchtop: the JavaScript runtime failed: ${(e as Error).message}\n`);
+        exitCode = 1;
+        quickjs = await newQuickJSWASMModuleFromVariant(variant);
+      }
+      return {
+        exitCode: interrupted ? null : exitCode,
+        stdout: streams.stdout.join(''),
+        stderr: streams.stderr.join(''),
+        timedOut: interrupted || exitCode === TIMED_OUT,
+        durationMs: performance.now() - started,
+      };
+    },
+  };
+}
+
+const TIMED_OUT = -1;
+
+/** Runs the program and its event loop; returns the exit code (TIMED_OUT for a virtual-clock timeout). */
+function execute(context: QuickJSContext, program: string, streams: Streams, timeoutMs: number): number {
+  const writeFn = context.newFunction('__benchtop_write', (fd, text) => {
+    (context.getNumber(fd) === 2 ? streams.stderr : streams.stdout).push(context.getString(text));
+  });
+  context.setProp(context.global, '__benchtop_write', writeFn);
+  writeFn.dispose();
+  context.unwrapResult(context.evalCode(nodeEnvironment, 'node-env.js')).dispose();
+  const host = context.getProp(context.global, '__benchtop');
+  const call = (name: string, ...args: QuickJSHandle[]) => {
+    const fn = context.getProp(host, name);
+    const result = context.callFunction(fn, host, ...args);
+    fn.dispose();
+    return result;
+  };
+
+  const dumpAndDispose = (result: ReturnType<typeof call>): unknown => {
+    const handle = context.unwrapResult(result);
+    const value = context.dump(handle);
+    handle.dispose();
+    return value;
+  };
+
+  /** Ends the run for a thrown value: process.exit(n) or an uncaught exception. */
+  const failAndDispose = (error: QuickJSHandle): number => {
+    try {
+      const code = dumpAndDispose(call('exitCode', error));
+      if (typeof code === 'number') return code;
+      const programHandle = context.newString(program);
+      const text = dumpAndDispose(call('formatUncaught', error, programHandle));
+      programHandle.dispose();
+      streams.stderr.push(String(text));
+      return 1;
+    } finally {
+      error.dispose();
+    }
+  };
+  let completion: QuickJSHandle | undefined;
+
+  try {
+    const evaluated = context.evalCode(program, 'test.js', { type: 'global' });
+    if (evaluated.error) return failAndDispose(evaluated.error);
+    // The script's completion value: when the last statement is a call like `demoTesting()` of an
+    // async function, its rejection is the unhandled rejection that makes Node exit with code 1.
+    completion = evaluated.value;
+    for (;;) {
+      const jobs = context.runtime.executePendingJobs();
+      if (jobs.error) return failAndDispose(jobs.error);
+      jobs.dispose();
+      const ran = call('runNextTimer');
+      if (ran.error) return failAndDispose(ran.error);
+      const more = context.dump(ran.value);
+      ran.value.dispose();
+      if (!more) break;
+      const now = dumpAndDispose(call('virtualNow')) as number;
+      if (now > timeoutMs) return TIMED_OUT;
+    }
+    const state = context.getPromiseState(completion);
+    if (state.type === 'rejected') return failAndDispose(state.error);
+    if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
+    return dumpAndDispose(call('defaultExitCode')) as number;
+  } finally {
+    completion?.dispose();
+    host.dispose();
+  }
+}

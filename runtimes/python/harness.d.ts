@@ -1,0 +1,4 @@
+declare module '*.py?raw' {
+  const source: string;
+  export default source;
+}

@@ -1,0 +1,127 @@
+/**
+ * The run engine: problem → answer → extracted code → spliced programs → runs → outcomes.
+ * Plain data in and out; it knows nothing of the UI, the store or how a runtime works.
+ */
+import type { Executor, RunResult } from '../../runtimes/types';
+import type { Model } from '../models/types';
+import { extractCode, type ExtractionMode } from './extract';
+import type { LanguageId } from './languages';
+import type { Problem } from './records';
+import type { ProblemResult, TestRun } from './results';
+import { judgeRun, officialTimeoutMs, spliceProgram, UnsupportedSpliceError } from './rules';
+
+export interface EvaluationOptions {
+  mode?: ExtractionMode;
+  /** Per-run time limit; defaults to the official one (SPEC §5). */
+  timeoutMs?: (language: LanguageId) => number;
+}
+
+export interface RunOptions extends EvaluationOptions {
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Called as each problem finishes, in completion order. */
+  onResult?: (result: ProblemResult) => void;
+}
+
+/** Evaluates one problem; never throws for the model's or the runtime's failures. */
+export async function evaluateProblem(
+  problem: Problem,
+  model: Model,
+  executor: Executor,
+  options: EvaluationOptions = {},
+  signal?: AbortSignal,
+): Promise<ProblemResult> {
+  const started = Date.now();
+  const base = {
+    id: problem.id,
+    index: problem.index,
+    language: problem.language,
+    difficulty: problem.difficulty,
+  };
+  const unfinished = (verdict: 'infra_error' | 'unsupported', error: string, answer: string | null = null, extractedCode = '', extraction = ''): ProblemResult => ({
+    ...base, answer, extractedCode, extraction, demo: null, full: null, verdict, error, durationMs: Date.now() - started,
+  });
+
+  if (!executor.languages().includes(problem.language)) {
+    return unfinished('unsupported', `no runtime for ${problem.language}`);
+  }
+  let answerText: string;
+  let isCode = false;
+  try {
+    const answer = await model.answer(problem, signal);
+    answerText = answer.text;
+    isCode = Boolean(answer.isCode);
+  } catch (e) {
+    return unfinished('infra_error', `answer unavailable: ${(e as Error).message}`);
+  }
+  const { code, how } = isCode
+    ? { code: answerText, how: 'canonical solution (no extraction)' }
+    : extractCode(answerText, problem.language, options.mode ?? 'compat', problem.record.canonical_solution);
+
+  let programs: [string, string];
+  try {
+    programs = [
+      spliceProgram(problem.language, code, problem.record.demo_test_func),
+      spliceProgram(problem.language, code, problem.record.full_test_func),
+    ];
+  } catch (e) {
+    if (e instanceof UnsupportedSpliceError) return unfinished('unsupported', e.message, answerText, code, how);
+    throw e;
+  }
+  const timeoutMs = options.timeoutMs?.(problem.language) ?? officialTimeoutMs(problem.language);
+  let runs: [TestRun, TestRun];
+  try {
+    // Demo and full runs go to the executor together; its pool decides how many run at once.
+    runs = (await Promise.all(
+      programs.map(async (program) => toTestRun(problem.language, program, await executor.run({ language: problem.language, program, timeoutMs }))),
+    )) as [TestRun, TestRun];
+  } catch (e) {
+    return unfinished('infra_error', `run failed: ${(e as Error).message}`, answerText, code, how);
+  }
+  const [demo, full] = runs;
+  return {
+    ...base,
+    answer: answerText,
+    extractedCode: code,
+    extraction: how,
+    demo,
+    full,
+    verdict: demo.outcome === 'PASSED' && full.outcome === 'PASSED' ? 'passed' : 'failed',
+    durationMs: Date.now() - started,
+  };
+}
+
+function toTestRun(language: LanguageId, program: string, result: RunResult): TestRun {
+  return {
+    program,
+    outcome: judgeRun(language, result),
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+    runtime: result.runtime,
+  };
+}
+
+/** Evaluates problems with bounded concurrency; results come back in input order. */
+export async function evaluateAll(
+  problems: readonly Problem[],
+  model: Model,
+  executor: Executor,
+  options: RunOptions = {},
+): Promise<ProblemResult[]> {
+  const results: ProblemResult[] = new Array(problems.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < problems.length && !options.signal?.aborted) {
+      const i = next++;
+      const result = await evaluateProblem(problems[i]!, model, executor, options, options.signal);
+      results[i] = result;
+      options.onResult?.(result);
+    }
+  };
+  const lanes = Math.max(1, Math.min(options.concurrency ?? 2, problems.length));
+  await Promise.all(Array.from({ length: lanes }, worker));
+  return results.filter(Boolean);
+}

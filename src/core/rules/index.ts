@@ -1,0 +1,76 @@
+/**
+ * The one splice-and-verdict module (DESIGN.md): browser, CLI and remote runner all call these
+ * functions, so they can never disagree on the program that runs or on its outcome.
+ */
+import type { LanguageId } from '../languages';
+import { concatSplice } from './concat';
+import { javascriptSplice } from './javascript';
+import { decideOutcome, type ExecutionReport, type Outcome } from './outcome';
+
+export { OUTCOMES, decideOutcome } from './outcome';
+export type { Outcome, ExecutionReport } from './outcome';
+
+export interface LanguageRule {
+  id: LanguageId;
+  /** The official sandbox's command, for reports (SPEC §5). */
+  officialCommand: string;
+  /** Official timeout: 30 s plus the language's extra. */
+  timeoutSeconds: number;
+  /** Case-sensitive plain substrings of stdout+stderr that mean WRONG_ANSWER. */
+  errorSubstrings: readonly string[];
+  /** Joins solution and tests into the program that runs; null where not implemented yet. */
+  splice: ((solution: string, tests: string) => string) | null;
+}
+
+type RuleTable = { [L in LanguageId]: Omit<LanguageRule, 'id'> };
+
+const RULES: RuleTable = {
+  python: { officialCommand: 'python3 test.py', timeoutSeconds: 30, errorSubstrings: ['AssertionError'], splice: concatSplice },
+  javascript: { officialCommand: 'node test.js', timeoutSeconds: 30, errorSubstrings: ['failed', 'AssertionError'], splice: javascriptSplice },
+  typescript: { officialCommand: 'npx tsx test.ts', timeoutSeconds: 31, errorSubstrings: ['failed', 'AssertionError'], splice: concatSplice },
+  shell: { officialCommand: 'bash test.sh', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
+  elixir: { officialCommand: 'elixir test.ex', timeoutSeconds: 30, errorSubstrings: ['assertion fails'], splice: concatSplice },
+  julia: { officialCommand: 'julia test.jl', timeoutSeconds: 30, errorSubstrings: ['AssertionError'], splice: concatSplice },
+  perl: { officialCommand: 'perl test.pl', timeoutSeconds: 30, errorSubstrings: ['failed'], splice: concatSplice },
+  r: { officialCommand: 'Rscript test.r', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
+  ruby: { officialCommand: 'ruby test.rb', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
+  rust: { officialCommand: 'cargo test', timeoutSeconds: 40, errorSubstrings: [], splice: concatSplice },
+  scala: { officialCommand: 'amm test.sc', timeoutSeconds: 55, errorSubstrings: ['AssertionError'], splice: concatSplice },
+  // Splices below are non-trivial and land with their runtimes (issues 3 and 4).
+  cpp: { officialCommand: 'g++ -o test test.cpp && ./test', timeoutSeconds: 33, errorSubstrings: [], splice: null },
+  java: { officialCommand: 'javac + JUnit 5', timeoutSeconds: 31, errorSubstrings: [], splice: null },
+  go: { officialCommand: 'go test main_test.go', timeoutSeconds: 31, errorSubstrings: [], splice: null },
+  csharp: { officialCommand: 'dotnet run', timeoutSeconds: 40, errorSubstrings: ['Assertion failed'], splice: null },
+  dart: { officialCommand: 'dart run --enable-asserts test.dart', timeoutSeconds: 30, errorSubstrings: ['AssertionError', 'failed'], splice: null },
+  kotlin: { officialCommand: 'kotlinc -script test.kts', timeoutSeconds: 40, errorSubstrings: ['AssertionError'], splice: null },
+  php: { officialCommand: 'php test.php', timeoutSeconds: 30, errorSubstrings: ['assert()', 'failed'], splice: null },
+  racket: { officialCommand: 'raco test test.rkt', timeoutSeconds: 30, errorSubstrings: ['FAILURE', 'ERROR'], splice: null },
+  swift: { officialCommand: 'swift test.swift', timeoutSeconds: 30, errorSubstrings: ['Assertion failed'], splice: null },
+};
+
+export function languageRule(language: LanguageId): LanguageRule {
+  return { id: language, ...RULES[language] };
+}
+
+export class UnsupportedSpliceError extends Error {
+  constructor(readonly language: LanguageId) {
+    super(`splicing for ${language} is not implemented yet`);
+  }
+}
+
+/** The exact program the official sandbox would run for this solution and test program. */
+export function spliceProgram(language: LanguageId, solution: string, tests: string): string {
+  const { splice } = RULES[language];
+  if (!splice) throw new UnsupportedSpliceError(language);
+  return splice(solution, tests);
+}
+
+/** The official outcome of one run of a spliced program. */
+export function judgeRun(language: LanguageId, report: ExecutionReport): Outcome {
+  return decideOutcome(report, RULES[language].errorSubstrings);
+}
+
+/** Official per-language timeout in milliseconds. */
+export function officialTimeoutMs(language: LanguageId): number {
+  return RULES[language].timeoutSeconds * 1000;
+}

@@ -1,0 +1,33 @@
+/** Official status names (SPEC §4) and the order in which one run's outcome is decided. */
+export const OUTCOMES = [
+  'PASSED', 'WRONG_ANSWER', 'RUNTIME_ERROR', 'TIME_LIMIT_EXCEEDED', 'COMPILATION_ERROR',
+  'SYNTAX_ERROR', 'ARGUMENT_ERROR', 'INTERNAL_ERROR',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** What a runtime reports about one execution; it never decides pass or fail itself. */
+export interface ExecutionReport {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Compiled languages: the compile step failed / timed out. */
+  compileFailed?: boolean;
+  compileTimedOut?: boolean;
+}
+
+/**
+ * SPEC §4, in order: compile timeout → TLE, compile failure → COMPILATION_ERROR, run timeout → TLE,
+ * an error substring anywhere in stdout+stderr → WRONG_ANSWER, non-zero exit → RUNTIME_ERROR,
+ * else PASSED. Compat mode inspects the whole output (the official sandbox only ~2 KB per stream;
+ * see docs/fidelity.md).
+ */
+export function decideOutcome(report: ExecutionReport, errorSubstrings: readonly string[]): Outcome {
+  if (report.compileTimedOut) return 'TIME_LIMIT_EXCEEDED';
+  if (report.compileFailed) return 'COMPILATION_ERROR';
+  if (report.timedOut) return 'TIME_LIMIT_EXCEEDED';
+  const output = report.stdout + report.stderr;
+  if (errorSubstrings.some((s) => output.includes(s))) return 'WRONG_ANSWER';
+  if (report.exitCode !== 0) return 'RUNTIME_ERROR';
+  return 'PASSED';
+}

@@ -1,0 +1,42 @@
+/// <reference types="vitest/config" />
+import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Serves Pyodide from the app's own origin (no CDN): its runtime files are copied from
+ * node_modules into public/pyodide/ whenever the dev server or a build starts.
+ */
+function pyodideFromOwnOrigin(): Plugin {
+  return {
+    name: 'benchtop-pyodide-files',
+    buildStart() {
+      const from = `${root}node_modules/pyodide/`;
+      const to = `${root}public/pyodide/`;
+      mkdirSync(to, { recursive: true });
+      for (const f of readdirSync(from)) {
+        if (/\.(mjs|js|wasm|zip|json)$/.test(f) && f !== 'package.json') cpSync(from + f, to + f);
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [pyodideFromOwnOrigin(), svelte()],
+  worker: { format: 'es' },
+  optimizeDeps: { exclude: ['pyodide', 'quickjs-emscripten-core', '@jitl/quickjs-ng-wasmfile-release-sync'] },
+  server: { host: '127.0.0.1', port: 5173, strictPort: true },
+  preview: { host: '127.0.0.1', port: 5173, strictPort: true },
+  build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/global-setup.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    // Two cores: test files that start runtimes or a browser would only fight each other.
+    fileParallelism: false,
+  },
+});
