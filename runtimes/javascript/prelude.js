@@ -8,8 +8,12 @@ import assert from 'assert';
 import util from 'util';
 
 // --- console: util.format like Node's console --------------------------------------------------
-const out = (...args) => write(1, util.format(...args) + '\n');
-const err = (...args) => write(2, util.format(...args) + '\n');
+// Node prints string arguments as they are even when the first argument is not a string; the
+// util port would quote them, so only a leading format string goes through util.format.
+const format = (...args) =>
+  typeof args[0] === 'string' ? util.format(...args) : args.map((a) => (typeof a === 'string' ? a : util.inspect(a))).join(' ');
+const out = (...args) => write(1, format(...args) + '\n');
+const err = (...args) => write(2, format(...args) + '\n');
 const counts = new Map();
 const timers = new Map();
 globalThis.console = {

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { problemId } from '../../src/core/ids';
+import { filterProblems, formatLoadError, parseDataset } from '../../src/core/records';
+import { parseAnswers, replayAnswersModel, replayOwnOutputModel } from '../../src/models/replay';
+import { canonicalModel } from '../../src/models/canonical';
+
+const record = (over: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    question: 'Q', canonical_solution: 'S', demo_test_func: 'D', full_test_func: 'F', language: 'python', difficulty: 'easy', ...over,
+  });
+
+describe('loading JSONL records', () => {
+  it('loads good lines, reports each bad one by line number, and lists unknown languages', () => {
+    const text = [
+      record(),
+      '{"question": "no close"',
+      record({ language: 'cobol' }),
+      '',
+      record({ question: 'Q2', language: 'C++', difficulty: 'Hard' }),
+      JSON.stringify({ question: 'Q3' }),
+      '[1, 2]',
+      record({ demo_test_func: 7 }),
+      record({ language: 'cobol', question: 'Q4' }),
+    ].join('\n');
+    const { problems, errors, unknownLanguages } = parseDataset(text);
+    expect(problems.map((p) => [p.line, p.language, p.difficulty, p.index])).toEqual([
+      [1, 'python', 'easy', 0],
+      [5, 'cpp', 'hard', 1],
+    ]);
+    expect(errors.map(formatLoadError)).toEqual([
+      expect.stringMatching(/^line 2: not valid JSON/),
+      'line 3: unknown language "cobol"',
+      'line 6: missing fields canonical_solution, demo_test_func, full_test_func, language, difficulty',
+      'line 7: not a JSON object',
+      'line 8: field demo_test_func must be text',
+      'line 9: unknown language "cobol"',
+    ]);
+    expect(unknownLanguages).toEqual({ cobol: 2 });
+  });
+
+  it('gives each problem a stable id from language and question, whatever its line', () => {
+    const a = parseDataset(record({ question: 'Same' })).problems[0]!;
+    const b = parseDataset(['', record({ question: 'Other' }), record({ question: 'Same' })].join('\n')).problems[1]!;
+    expect(a.id).toBe(b.id);
+    expect(a.id).toMatch(/^[0-9a-f]{12}$/);
+    expect(a.id).toBe(problemId('python', 'Same'));
+    expect(problemId('python', 'Same')).not.toBe(problemId('ruby', 'Same'));
+    // sha256("python\nSame"), first 12 hex digits, as Python's hashlib computes it.
+    expect(problemId('python', 'Same')).toBe('b26d2ca4c2bf');
+  });
+
+  it('tolerates a byte-order mark and CRLF line ends', () => {
+    const { problems, errors } = parseDataset('\uFEFF' + record() + '\r\n' + record({ question: 'B' }) + '\r\n');
+    expect(errors).toEqual([]);
+    expect(problems).toHaveLength(2);
+  });
+
+  it('filters by language (aliases too), difficulty and a first-N limit', () => {
+    const text = [
+      record({ question: '1' }), record({ question: '2', language: 'js' }), record({ question: '3', difficulty: 'hard' }),
+      record({ question: '4' }), record({ question: '5', language: 'typescript', difficulty: 'hard' }),
+    ].join('\n');
+    const { problems } = parseDataset(text);
+    expect(filterProblems(problems, { languages: ['py'] }).map((p) => p.record.question)).toEqual(['1', '3', '4']);
+    expect(filterProblems(problems, { difficulties: ['HARD'] }).map((p) => p.record.question)).toEqual(['3', '5']);
+    expect(filterProblems(problems, { languages: ['python'], limit: 2 }).map((p) => p.record.question)).toEqual(['1', '3']);
+    expect(filterProblems(problems, { limit: 0 })).toEqual([]);
+  });
+});
+
+describe('answer sources', () => {
+  const { problems } = parseDataset([record({ question: 'A', output: 'own answer' }), record({ question: 'B' })].join('\n'));
+
+  it('canonical submits the reference solution as code', async () => {
+    expect(await canonicalModel.answer(problems[0]!)).toEqual({ text: 'S', isCode: true });
+  });
+
+  it('replay uses the record\'s own output and says which problem has none', async () => {
+    expect(await replayOwnOutputModel.answer(problems[0]!)).toEqual({ text: 'own answer' });
+    await expect(replayOwnOutputModel.answer(problems[1]!)).rejects.toThrow(/line 2\) has no "output"/);
+  });
+
+  it('replay:<file> matches answers by id when they have ids', async () => {
+    const model = replayAnswersModel('a.jsonl', [{ id: problems[1]!.id, output: 'for B' }, { id: problems[0]!.id, output: 'for A' }]);
+    expect((await model.answer(problems[0]!)).text).toBe('for A');
+    expect((await model.answer(problems[1]!)).text).toBe('for B');
+  });
+
+  it('replay:<file> matches by line order when answers carry no ids', async () => {
+    const { answers, errors } = parseAnswers('{"output": "first"}\n\n{"output": "second"}\nnot json\n{"id": 3}\n');
+    expect(errors).toEqual([expect.stringMatching(/^line 4: not valid JSON/), 'line 5: no "output" text']);
+    const model = replayAnswersModel('a.jsonl', answers);
+    expect((await model.answer(problems[1]!)).text).toBe('second');
+    const short = replayAnswersModel('a.jsonl', answers.slice(0, 1));
+    await expect(short.answer(problems[1]!)).rejects.toThrow('no recorded answer on line 2');
+  });
+});
