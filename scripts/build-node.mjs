@@ -1,4 +1,5 @@
-// Builds what Node runs: the CLI (dist-node/cli.mjs) and the runtime worker (dist-node/worker.mjs),
+// Builds what Node runs: the CLI (dist-node/cli.mjs), the conformance report
+// (dist-node/conformance.mjs) and the runtime worker (dist-node/worker.mjs),
 // from the same sources as the page. npm packages stay external (loaded from node_modules).
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ const raw = {
 };
 
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', worker: 'runtimes/host/node-worker.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', conformance: 'src/cli/conformance.ts', worker: 'runtimes/host/node-worker.ts' },
   outdir: 'dist-node',
   outExtension: { '.js': '.mjs' },
   bundle: true,
