@@ -34,6 +34,7 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/global-setup.ts'],
+    reporters: ['default', './tests/summary-reporter.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // Two cores: test files that start runtimes or a browser would only fight each other.

@@ -1,0 +1,24 @@
+/**
+ * Ends every test run with the plain line CI reads: `N passed, N failed` (and skipped, if any).
+ */
+import type { Reporter, TestModule } from 'vitest/node';
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+      // A file that could not even load has no tests to count: count it as a failure.
+      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
+    }
+    failed += unhandledErrors.length;
+    console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  }
+}
