@@ -4,7 +4,21 @@
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 
+const shim = (file) => new URL(`../runtimes/javascript/native-shims/${file}`, import.meta.url).pathname;
+
 const result = await build({
+  // Old-browser polyfills replaced by QuickJS's own built-ins (see native-shims/README.md).
+  alias: {
+    'is-arguments': shim('is-arguments.cjs'),
+    'is-generator-function': shim('is-generator-function.cjs'),
+    'which-typed-array': shim('which-typed-array.cjs'),
+    'is-typed-array': shim('is-typed-array.cjs'),
+    'is-nan': shim('is-nan.cjs'),
+    'object-is/polyfill': shim('object-is-polyfill.cjs'),
+    'object-is': shim('object-is.cjs'),
+    'object.assign/polyfill': shim('object-assign-polyfill.cjs'),
+    'call-bind/callBound': shim('call-bound.cjs'),
+  },
   entryPoints: [new URL('../runtimes/javascript/prelude.js', import.meta.url).pathname],
   bundle: true,
   format: 'iife',

@@ -1,0 +1,1 @@
+module.exports = (value) => Object.prototype.toString.call(value) === '[object Arguments]';

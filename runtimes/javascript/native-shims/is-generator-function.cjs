@@ -1,0 +1,1 @@
+module.exports = (fn) => typeof fn === 'function' && Object.prototype.toString.call(fn) === '[object GeneratorFunction]';

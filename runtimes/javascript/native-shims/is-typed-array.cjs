@@ -1,0 +1,2 @@
+const whichTypedArray = require('./which-typed-array.cjs');
+module.exports = (value) => Boolean(whichTypedArray(value));

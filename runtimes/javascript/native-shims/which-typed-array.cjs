@@ -1,0 +1,1 @@
+module.exports = (value) => (ArrayBuffer.isView(value) && !(value instanceof DataView) ? value[Symbol.toStringTag] : false);
