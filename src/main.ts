@@ -1,0 +1,8 @@
+import { mount } from 'svelte';
+import App from './app/App.svelte';
+import './app/global.css';
+
+const target = document.getElementById('app');
+if (!target) throw new Error('missing #app element');
+
+export default mount(App, { target });

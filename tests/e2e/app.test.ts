@@ -1,0 +1,210 @@
+/**
+ * The built app (dist/) in headless Chromium: it opens with the demo set, replays the recorded
+ * demo answers in its Web Workers and shows the same Pass@1 line as the CLI on the same data.
+ * Every request the page makes must go to the preview server on 127.0.0.1 and nowhere else.
+ *
+ * Needs `dist/` (npm test runs `vite build` first) and `dist-node/cli.mjs` (built by
+ * tests/global-setup.ts). Uses Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH); no
+ * browser is ever downloaded.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGE_NAMES, type LanguageId } from '../../src/core/languages';
+import { parseDataset } from '../../src/core/records';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** A short time limit, so the recorded infinite loop costs 5 s instead of 30 s. */
+const TIME_LIMIT_SECONDS = 5;
+const run = promisify(execFile);
+
+/** What the page should show for the embedded demo set. */
+const demo = parseDataset(readFileSync(new URL('../../bench-data/demo.jsonl', import.meta.url), 'utf8'));
+const demoTotal = demo.problems.length;
+const demoLanguages = new Map<LanguageId, number>();
+for (const p of demo.problems) demoLanguages.set(p.language, (demoLanguages.get(p.language) ?? 0) + 1);
+const countText = (n: number) => `${n} ${n === 1 ? 'problem' : 'problems'}`;
+
+/** The CLI's figure for the same data and settings: its last stdout line. */
+async function cliPass1(): Promise<string> {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      'dist-node/cli.mjs',
+      '--data', 'bench-data/demo.jsonl',
+      '--model', 'replay:bench-data/demo-answers.jsonl',
+      '--timeout', String(TIME_LIMIT_SECONDS),
+    ],
+    { cwd: root, timeout: 240_000, maxBuffer: 16 << 20 },
+  );
+  const lines = stdout.trim().split('\n');
+  return lines[lines.length - 1]!.trim();
+}
+
+describe('benchtop in Chromium', () => {
+  let server: PreviewServer;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  const requests: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
+    if (!existsSync(`${root}dist-node/cli.mjs`)) throw new Error('dist-node/cli.mjs is missing: run `node scripts/build-node.mjs`');
+    server = await preview({
+      root,
+      logLevel: 'warn',
+      preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+    });
+    const { port } = server.httpServer.address() as AddressInfo;
+    origin = `http://127.0.0.1:${port}`;
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${origin}/`);
+    await page.getByTestId('run-button').waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('opens with the embedded demo set loaded', async () => {
+    expect(await page.getByTestId('dataset-name').textContent()).toBe('demo.jsonl');
+    expect(await page.getByTestId('dataset-count').textContent()).toBe(countText(demoTotal));
+    const languages = await page.getByTestId('dataset-languages').textContent();
+    for (const [language, n] of demoLanguages) expect(languages).toContain(`${LANGUAGE_NAMES[language]} ${n}`);
+    expect(await page.getByTestId('problem-row').count()).toBe(demoTotal);
+  });
+
+  it('reports bad lines of a loaded file and keeps the good ones', async () => {
+    const good = JSON.stringify({
+      question: 'Write `f()` returning 1.',
+      canonical_solution: 'def f():\n    return 1',
+      demo_test_func: 'assert f() == 1',
+      full_test_func: 'assert f() == 1',
+      language: 'py',
+      difficulty: 'easy',
+    });
+    const unknown = JSON.stringify({ ...JSON.parse(good), language: 'cobol' });
+    const text = [good, '{not json', unknown, ''].join('\n');
+    await page.getByTestId('dataset-file').setInputFiles({ name: 'mixed.jsonl', mimeType: 'text/plain', buffer: Buffer.from(text) });
+    await page.getByTestId('dataset-issues').waitFor();
+    expect(await page.getByTestId('dataset-count').textContent()).toBe('1 problem');
+    const issues = await page.getByTestId('dataset-issues').textContent();
+    expect(issues).toContain('line 2: not valid JSON');
+    expect(issues).toContain('line 3: unknown language "cobol"');
+    expect(issues).toContain('cobol (1)');
+
+    await page.getByRole('button', { name: 'Back to the demo set' }).click();
+    expect(await page.getByTestId('dataset-count').textContent()).toBe(countText(demoTotal));
+  });
+
+  it('names the URL in a load error and keeps the current dataset', async () => {
+    const url = `${origin}/no-such-dataset.jsonl`;
+    await page.getByTestId('dataset-url').fill(url);
+    await page.getByTestId('dataset-url-load').click();
+    await page.getByTestId('dataset-error').waitFor();
+    expect((await page.getByTestId('dataset-error').textContent())!.startsWith(`Could not load ${url}: `)).toBe(true);
+    expect(await page.getByTestId('dataset-count').textContent()).toBe(countText(demoTotal));
+    await page.getByTestId('dataset-url').fill('');
+  });
+
+  it('replays the recorded demo answers to the same Pass@1 as the CLI', { timeout: 420_000 }, async () => {
+    const expected = await cliPass1();
+    expect(expected).toMatch(new RegExp(`^Pass@1: \\d+\\.\\d% \\(\\d+/${demoTotal}\\)$`));
+
+    await page.getByTestId('model-select').selectOption({ label: 'Recorded demo answers' });
+    await page.getByTestId('time-limit').fill(String(TIME_LIMIT_SECONDS));
+    expect(await page.getByTestId('mode-select').inputValue()).toBe('compat');
+    await page.getByTestId('run-button').click();
+    await page.locator('[data-testid="progress"][data-state="running"]').waitFor();
+    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 240_000 });
+
+    expect(await page.getByTestId('pass1').textContent()).toBe(expected);
+    expect(await page.getByTestId('mode').textContent()).toBe('compat mode');
+    expect(await page.getByTestId('progress').getAttribute('data-done')).toBe(String(demoTotal));
+    expect(await page.getByTestId('runtime-status').textContent()).toContain('Python');
+  });
+
+  it('shows one row per language', async () => {
+    const rows = page.getByTestId('language-row');
+    expect(await rows.count()).toBe(demoLanguages.size);
+    for (const [language, n] of demoLanguages) {
+      const row = page.locator(`[data-testid="language-row"][data-language="${language}"]`);
+      const [name, passed, pass1] = (await row.locator('td').allTextContents()).map((t) => t.trim());
+      expect(name).toBe(LANGUAGE_NAMES[language]);
+      expect(passed).toMatch(new RegExp(`^\\d+/${n}$`));
+      expect(pass1).toMatch(/^\d+\.\d%$/);
+    }
+  });
+
+  it('filters the problem list by outcome', async () => {
+    const rows = page.getByTestId('problem-row');
+    expect(await rows.count()).toBe(demoTotal);
+    const filter = page.getByTestId('outcome-filter-PASSED');
+    const passed = Number((await page.getByTestId('pass1').textContent())!.match(/\((\d+)\//)![1]);
+    expect(await filter.textContent()).toContain(String(passed));
+    await filter.click();
+    expect(await rows.count()).toBe(passed);
+    const outcomes = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-outcome')));
+    expect(new Set(outcomes)).toEqual(new Set(['PASSED']));
+
+    await page.getByTestId('outcome-filter-WRONG_ANSWER').click();
+    const wrong = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-outcome')));
+    expect(wrong.length).toBeGreaterThan(0);
+    expect(new Set(wrong)).toEqual(new Set(['WRONG_ANSWER']));
+
+    await page.getByTestId('outcome-filter-all').click();
+    expect(await rows.count()).toBe(demoTotal);
+  });
+
+  it('opens a failed problem with the program that ran and its stderr', async () => {
+    await page.getByTestId('outcome-filter-WRONG_ANSWER').click();
+    await page.locator('[data-testid="problem-row"][data-language="python"]').first().click();
+    const detail = page.getByTestId('problem-detail');
+    await detail.waitFor();
+    expect(await detail.getByTestId('detail-outcome').textContent()).toContain('WRONG_ANSWER');
+    expect(await detail.getByTestId('extraction').textContent()).toContain('fenced block');
+
+    const code = (await detail.getByTestId('extracted-code').textContent())!;
+    const program = (await detail.getByTestId('program-demo').textContent())!;
+    expect(code.trim().length).toBeGreaterThan(0);
+    expect(program).toContain(code.trim());
+    expect(program).toContain('assert');
+
+    // A Python WRONG_ANSWER means one of the runs printed AssertionError to stderr.
+    const stderr = [await detail.getByTestId('stderr-demo').textContent(), await detail.getByTestId('stderr-full').textContent()].join('\n');
+    expect(stderr).toContain('AssertionError');
+
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('problem-detail').count()).toBe(0);
+    await page.getByTestId('outcome-filter-all').click();
+  });
+
+  it('sent every request to its own origin only', () => {
+    expect(requests.length).toBeGreaterThan(0);
+    // data: URLs are not network requests; blob: URLs carry the page's origin.
+    const elsewhere = requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
+    expect(elsewhere).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
