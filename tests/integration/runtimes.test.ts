@@ -64,7 +64,7 @@ describe('python (Pyodide)', () => {
     expect(r.timedOut).toBe(true);
     expect(judgeRun('python', r)).toBe('TIME_LIMIT_EXCEEDED');
     expect(r.durationMs).toBeGreaterThanOrEqual(1500);
-    expect(r.durationMs).toBeLessThan(3000);
+    expect(r.durationMs).toBeLessThan(5000);
     expect((await run('python', 'print(6 * 7)')).stdout).toBe('42\n');
   });
 });
@@ -123,7 +123,7 @@ describe('javascript (QuickJS with a Node-like environment)', () => {
   it('stops a runaway loop at the time limit without losing the worker', async () => {
     const r = await run('javascript', 'while (true) {}', 1000);
     expect(judgeRun('javascript', r)).toBe('TIME_LIMIT_EXCEEDED');
-    expect(r.durationMs).toBeLessThan(2000);
+    expect(r.durationMs).toBeLessThan(4000);
     const timers = await run('javascript', 'setInterval(() => {}, 1000)', 1000);
     expect(timers.timedOut).toBe(true);
   });
