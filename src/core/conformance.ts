@@ -4,7 +4,7 @@
  */
 import type { Executor } from '../../runtimes/types';
 import type { LanguageId } from './languages';
-import { judgeRun, languageRule, spliceProgram, type Outcome } from './rules';
+import { judgeRun, languageRule, precheckProgram, spliceProgram, type Outcome } from './rules';
 
 export interface ConformanceCase {
   task_id?: number | string;
@@ -45,15 +45,13 @@ export async function runConformance(
   const results = await Promise.all(
     cases.map(async (c, i): Promise<CaseResult> => {
       const program = spliceProgram(language, c.code, c.assertions);
+      const base = { taskId: String(c.task_id ?? i + 1), expected: c.exec_outcome, spliceMatches: program === c.all_code };
+      // Same order as the engine: a pre-check verdict (PHP) means the program never runs.
+      const early = precheckProgram(language, program);
+      if (early) return { ...base, got: early, stderr: '' };
       const run = await executor.run({ language, program, timeoutMs });
       runtime ||= run.runtime;
-      return {
-        taskId: String(c.task_id ?? i + 1),
-        expected: c.exec_outcome,
-        got: judgeRun(language, run),
-        spliceMatches: program === c.all_code,
-        stderr: run.stderr.slice(0, 2000),
-      };
+      return { ...base, got: judgeRun(language, run), stderr: run.stderr.slice(0, 2000) };
     }),
   );
   return {

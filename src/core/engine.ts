@@ -8,7 +8,7 @@ import { extractCode, type ExtractionMode } from './extract';
 import type { LanguageId } from './languages';
 import type { Problem } from './records';
 import type { ProblemResult, TestRun } from './results';
-import { judgeRun, officialTimeoutMs, spliceProgram, UnsupportedSpliceError } from './rules';
+import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, UnsupportedSpliceError, type Outcome } from './rules';
 
 export interface EvaluationOptions {
   mode?: ExtractionMode;
@@ -72,8 +72,13 @@ export async function evaluateProblem(
   let runs: [TestRun, TestRun];
   try {
     // Demo and full runs go to the executor together; its pool decides how many run at once.
+    // A pre-check verdict (PHP) is final: that program never reaches the executor.
     runs = (await Promise.all(
-      programs.map(async (program) => toTestRun(problem.language, program, await executor.run({ language: problem.language, program, timeoutMs }))),
+      programs.map(async (program) => {
+        const early = precheckProgram(problem.language, program);
+        if (early) return precheckedRun(program, early);
+        return toTestRun(problem.language, program, await executor.run({ language: problem.language, program, timeoutMs }));
+      }),
     )) as [TestRun, TestRun];
   } catch (e) {
     return unfinished('infra_error', `run failed: ${(e as Error).message}`, answerText, code, how);
@@ -102,6 +107,11 @@ function toTestRun(language: LanguageId, program: string, result: RunResult): Te
     durationMs: result.durationMs,
     runtime: result.runtime,
   };
+}
+
+/** A run decided by the language's pre-check: nothing executed, so no output and no exit code. */
+function precheckedRun(program: string, outcome: Outcome): TestRun {
+  return { program, outcome, exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: 0, runtime: 'pre-check' };
 }
 
 /** Evaluates problems with bounded concurrency; results come back in input order. */

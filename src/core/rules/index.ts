@@ -4,7 +4,15 @@
  */
 import type { LanguageId } from '../languages';
 import { concatSplice } from './concat';
+import { cppSplice } from './cpp';
+import { csharpSplice } from './csharp';
+import { goSplice } from './go';
+import { dartSplice, kotlinSplice } from './hoist';
+import { javaSplice } from './java';
 import { javascriptSplice } from './javascript';
+import { phpPrecheck, phpSplice } from './php';
+import { racketSplice } from './racket';
+import { swiftSplice } from './swift';
 import { decideOutcome, type ExecutionReport, type Outcome } from './outcome';
 
 export { OUTCOMES, decideOutcome } from './outcome';
@@ -20,6 +28,8 @@ export interface LanguageRule {
   errorSubstrings: readonly string[];
   /** Joins solution and tests into the program that runs; null where not implemented yet. */
   splice: ((solution: string, tests: string) => string) | null;
+  /** A check on the spliced program that decides the outcome without running it (PHP). */
+  precheck?: (program: string) => Outcome | null;
 }
 
 type RuleTable = { [L in LanguageId]: Omit<LanguageRule, 'id'> };
@@ -36,16 +46,15 @@ const RULES: RuleTable = {
   ruby: { officialCommand: 'ruby test.rb', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
   rust: { officialCommand: 'cargo test', timeoutSeconds: 40, errorSubstrings: [], splice: concatSplice },
   scala: { officialCommand: 'amm test.sc', timeoutSeconds: 55, errorSubstrings: ['AssertionError'], splice: concatSplice },
-  // Splices below are non-trivial and land with their runtimes (issues 3 and 4).
-  cpp: { officialCommand: 'g++ -o test test.cpp && ./test', timeoutSeconds: 33, errorSubstrings: [], splice: null },
-  java: { officialCommand: 'javac + JUnit 5', timeoutSeconds: 31, errorSubstrings: [], splice: null },
-  go: { officialCommand: 'go test main_test.go', timeoutSeconds: 31, errorSubstrings: [], splice: null },
-  csharp: { officialCommand: 'dotnet run', timeoutSeconds: 40, errorSubstrings: ['Assertion failed'], splice: null },
-  dart: { officialCommand: 'dart run --enable-asserts test.dart', timeoutSeconds: 30, errorSubstrings: ['AssertionError', 'failed'], splice: null },
-  kotlin: { officialCommand: 'kotlinc -script test.kts', timeoutSeconds: 40, errorSubstrings: ['AssertionError'], splice: null },
-  php: { officialCommand: 'php test.php', timeoutSeconds: 30, errorSubstrings: ['assert()', 'failed'], splice: null },
-  racket: { officialCommand: 'raco test test.rkt', timeoutSeconds: 30, errorSubstrings: ['FAILURE', 'ERROR'], splice: null },
-  swift: { officialCommand: 'swift test.swift', timeoutSeconds: 30, errorSubstrings: ['Assertion failed'], splice: null },
+  cpp: { officialCommand: 'g++ -o test test.cpp && ./test', timeoutSeconds: 33, errorSubstrings: [], splice: cppSplice },
+  java: { officialCommand: 'javac + JUnit 5', timeoutSeconds: 31, errorSubstrings: [], splice: javaSplice },
+  go: { officialCommand: 'go test main_test.go', timeoutSeconds: 31, errorSubstrings: [], splice: goSplice },
+  csharp: { officialCommand: 'dotnet run', timeoutSeconds: 40, errorSubstrings: ['Assertion failed'], splice: csharpSplice },
+  dart: { officialCommand: 'dart run --enable-asserts test.dart', timeoutSeconds: 30, errorSubstrings: ['AssertionError', 'failed'], splice: dartSplice },
+  kotlin: { officialCommand: 'kotlinc -script test.kts', timeoutSeconds: 40, errorSubstrings: ['AssertionError'], splice: kotlinSplice },
+  php: { officialCommand: 'php test.php', timeoutSeconds: 30, errorSubstrings: ['assert()', 'failed'], splice: phpSplice, precheck: phpPrecheck },
+  racket: { officialCommand: 'raco test test.rkt', timeoutSeconds: 30, errorSubstrings: ['FAILURE', 'ERROR'], splice: racketSplice },
+  swift: { officialCommand: 'swift test.swift', timeoutSeconds: 30, errorSubstrings: ['Assertion failed'], splice: swiftSplice },
 };
 
 export function languageRule(language: LanguageId): LanguageRule {
@@ -63,6 +72,14 @@ export function spliceProgram(language: LanguageId, solution: string, tests: str
   const { splice } = RULES[language];
   if (!splice) throw new UnsupportedSpliceError(language);
   return splice(solution, tests);
+}
+
+/**
+ * The outcome decided before running, from the spliced program alone (SPEC §5, PHP), or null
+ * when the program must run.
+ */
+export function precheckProgram(language: LanguageId, program: string): Outcome | null {
+  return RULES[language].precheck?.(program) ?? null;
 }
 
 /** The official outcome of one run of a spliced program. */
