@@ -20,7 +20,7 @@ const raw = {
 };
 
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', conformance: 'src/cli/conformance.ts', worker: 'runtimes/host/node-worker.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', conformance: 'src/cli/conformance.ts', bench: 'src/cli/bench.ts', worker: 'runtimes/host/node-worker.ts' },
   outdir: 'dist-node',
   outExtension: { '.js': '.mjs' },
   bundle: true,

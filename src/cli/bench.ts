@@ -1,0 +1,292 @@
+/**
+ * `npm run bench`: benchtop's runtimes side by side with the official way of running a test
+ * program (a new native process per program), on the demo set's canonical programs, in one run
+ * on this machine. Writes docs/bench.md (+ docs/bench.svg, docs/bench.png); the last line printed
+ * is the geometric-mean speedup. This is a benchmark, not a test: nothing here asserts.
+ */
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { cpus, totalmem } from 'node:os';
+import { chromium, type Page } from 'playwright-core';
+import { preview } from 'vite';
+import { createNodeExecutor } from '../../runtimes/host/node';
+import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
+import { runNative } from '../../runtimes/native/process';
+import type { BenchApi, BenchProgram, ChartRow } from '../bench/page';
+import { evaluateAll } from '../core/engine';
+import { LANGUAGE_NAMES, type LanguageId } from '../core/languages';
+import { parseDataset, type Problem } from '../core/records';
+import { spliceProgram } from '../core/rules';
+import { canonicalModel } from '../models/canonical';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SOAK_PROBLEMS = Number(process.env.BENCH_SOAK ?? 2000);
+const TIMEOUT_MS = 30_000;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const median = (xs: number[]) => quantile(xs, 0.5);
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const i = (s.length - 1) * q;
+  return s[Math.floor(i)]! + (s[Math.ceil(i)]! - s[Math.floor(i)]!) * (i - Math.floor(i));
+}
+const ms = (x: number) => (Number.isNaN(x) ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(0));
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+const log = (text: string) => process.stderr.write(text + '\n');
+
+interface LanguageFigures {
+  language: LanguageId;
+  programs: number;
+  nodeCold: number;
+  chromiumCold: number;
+  nodeWarm: number[];
+  chromiumWarm: number[];
+  native: number[];
+  nodeThroughput: number;
+  chromiumThroughput: number;
+  nativeCommand: string;
+}
+
+/** Every canonical program of the demo set (demo and full test) for the in-browser languages. */
+function benchPrograms(problems: Problem[]): Map<LanguageId, BenchProgram[]> {
+  const byLanguage = new Map<LanguageId, BenchProgram[]>();
+  for (const p of problems) {
+    if (!WORKER_LANGUAGES.includes(p.language)) continue;
+    const list = byLanguage.get(p.language) ?? [];
+    for (const tests of [p.record.demo_test_func, p.record.full_test_func]) {
+      list.push({ language: p.language, program: spliceProgram(p.language, p.record.canonical_solution, tests) });
+    }
+    byLanguage.set(p.language, list);
+  }
+  return byLanguage;
+}
+
+async function nodeFigures(language: LanguageId, items: BenchProgram[]) {
+  const started = performance.now();
+  const cold = createNodeExecutor({ poolSize: 1 });
+  await cold.run({ ...items[0]!, timeoutMs: TIMEOUT_MS });
+  const coldMs = performance.now() - started;
+  await cold.dispose();
+
+  const executor = createNodeExecutor({ poolSize: 2 });
+  for (const item of items) await executor.run({ ...item, timeoutMs: TIMEOUT_MS });
+  const warm: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const item of items) {
+      const t = performance.now();
+      const result = await executor.run({ ...item, timeoutMs: TIMEOUT_MS });
+      warm.push(performance.now() - t);
+      if (result.exitCode !== 0) log(`  warning: a canonical ${language} program failed under Node: ${result.stderr.slice(0, 200)}`);
+    }
+  }
+  const queue = Array.from({ length: ROUNDS }, () => items).flat();
+  const t = performance.now();
+  await Promise.all(queue.map((item) => executor.run({ ...item, timeoutMs: TIMEOUT_MS })));
+  const throughput = queue.length / ((performance.now() - t) / 1000);
+  await executor.dispose();
+  return { coldMs, warm, throughput };
+}
+
+async function nativeFigures(items: BenchProgram[]) {
+  const times: number[] = [];
+  let command = '';
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const item of items) {
+      const t = performance.now();
+      const result = await runNative({ ...item, timeoutMs: TIMEOUT_MS });
+      times.push(performance.now() - t);
+      command = result.runtime;
+    }
+  }
+  return { times, command };
+}
+
+/** The app itself: from pressing Run (canonical, Python only) to the first finished problem. */
+async function appFirstPythonResult(page: Page, origin: string): Promise<number> {
+  await page.goto(`${origin}/`);
+  await page.getByTestId('model-select').selectOption('canonical');
+  for (const box of await page.locator('input[type=checkbox]').all()) {
+    const label = (await box.evaluate((el) => el.closest('label')?.textContent ?? '')).trim();
+    if (/^(JavaScript|TypeScript)/.test(label) && (await box.isChecked())) await box.uncheck();
+  }
+  const t = Date.now();
+  await page.getByTestId('run-button').click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=progress]')?.getAttribute('data-done') ?? 0) >= 1, null, { timeout: 60_000 });
+  return Date.now() - t;
+}
+
+async function chromiumHeapBytes(page: Page): Promise<number> {
+  const session = await page.context().newCDPSession(page);
+  const { metrics } = await session.send('Performance.getMetrics');
+  await session.detach();
+  return metrics.find((m) => m.name === 'JSHeapTotalSize')?.value ?? NaN;
+}
+
+/** 2,000 problems (the demo set repeated) under Node: memory and throughput, first vs last 500. */
+async function soak(problems: Problem[]) {
+  const pool = problems.filter((p) => WORKER_LANGUAGES.includes(p.language));
+  const repeated = Array.from({ length: SOAK_PROBLEMS }, (_, i) => ({ ...pool[i % pool.length]!, index: i }));
+  const executor = createNodeExecutor({ poolSize: 2 });
+  const samples: Array<{ done: number; rss: number; at: number }> = [];
+  let done = 0;
+  const started = performance.now();
+  await evaluateAll(repeated, canonicalModel, executor, {
+    concurrency: 2,
+    onResult: () => {
+      done++;
+      if (done % 25 === 0) samples.push({ done, rss: process.memoryUsage().rss, at: performance.now() - started });
+    },
+  });
+  await executor.dispose();
+  const window = (from: number, to: number) => samples.filter((s) => s.done > from && s.done <= to);
+  const first = window(0, 500);
+  const last = window(SOAK_PROBLEMS - 500, SOAK_PROBLEMS);
+  const rate = (w: typeof samples) => (w.length > 1 ? (w.at(-1)!.done - w[0]!.done) / ((w.at(-1)!.at - w[0]!.at) / 1000) : NaN);
+  const meanRss = (w: typeof samples) => w.reduce((a, s) => a + s.rss, 0) / Math.max(1, w.length);
+  return {
+    firstRss: meanRss(first), lastRss: meanRss(last), peakRss: Math.max(...samples.map((s) => s.rss)),
+    firstRate: rate(first), lastRate: rate(last), seconds: (performance.now() - started) / 1000,
+  };
+}
+
+function assetSizes() {
+  const dir = 'dist/assets/';
+  const files = readdirSync(dir);
+  const gz = (f: string) => gzipSync(readFileSync(dir + f)).length;
+  // The app's own JavaScript: the entry chunk of index.html (runtimes and workers load lazily).
+  const html = readFileSync('dist/index.html', 'utf8');
+  const entry = [...html.matchAll(/assets\/([^"]+\.js)/g)].map((m) => m[1]!);
+  const appJs = entry.reduce((a, f) => a + gz(f), 0);
+  const pyodide = ['pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide.asm.mjs', 'pyodide-lock.json'].reduce((a, f) => a + statSync(`dist/pyodide/${f}`).size, 0);
+  const pick = (re: RegExp) => files.filter((f) => re.test(f)).reduce((a, f) => a + statSync(dir + f).size, 0);
+  return {
+    appJs,
+    runtimes: [
+      ['Python (Pyodide: wasm, stdlib, loader)', pyodide + pick(/^pyodide-.*\.js$/)],
+      ['JavaScript (QuickJS wasm + adapter)', pick(/^emscripten-module.*\.(wasm|js)$/) + pick(/^(quickjs|module|ffi)-.*\.js$/)],
+      ['TypeScript (sucrase, on top of JavaScript)', pick(/^sucrase-.*\.js$/)],
+    ] as Array<[string, number]>,
+  };
+}
+
+async function main(): Promise<void> {
+  const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems;
+  const programs = benchPrograms(problems);
+  const figures: LanguageFigures[] = [];
+
+  const server = await preview({ root: process.cwd(), logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
+  const address = server.httpServer.address();
+  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  let appFirstResult = NaN;
+  let chartSvg = '';
+  let chromiumHeap = NaN;
+  try {
+    const page = await browser.newPage({ viewport: { width: 800, height: 420 } });
+    await page.goto(`${origin}/bench.html`);
+    const bench = () => page.evaluateHandle(() => (window as unknown as { benchtopBench: BenchApi }).benchtopBench);
+    for (const [language, items] of programs) {
+      log(`${LANGUAGE_NAMES[language]}: ${items.length} programs × ${ROUNDS} rounds`);
+      const node = await nodeFigures(language, items);
+      const native = await nativeFigures(items);
+      const cold = await (await bench()).evaluate((b, [item, t]) => b.coldStart(item, t), [items[0]!, TIMEOUT_MS] as const);
+      const warm = await (await bench()).evaluate((b, [list, r, t]) => b.warm(list, r, 2, t), [items, ROUNDS, TIMEOUT_MS] as const);
+      for (const f of warm.failures) log(`  warning: a canonical ${language} program failed in Chromium: ${f}`);
+      figures.push({
+        language, programs: items.length, nodeCold: node.coldMs, chromiumCold: cold.ms,
+        nodeWarm: node.warm, chromiumWarm: warm.latencies, native: native.times,
+        nodeThroughput: node.throughput, chromiumThroughput: warm.runsPerSecond, nativeCommand: native.command,
+      });
+    }
+    chromiumHeap = await chromiumHeapBytes(page);
+    const rows: ChartRow[] = figures.flatMap((f) => [
+      { language: LANGUAGE_NAMES[f.language], runner: 'benchtop (Chromium)', ms: median(f.chromiumWarm) },
+      { language: LANGUAGE_NAMES[f.language], runner: 'benchtop (Node)', ms: median(f.nodeWarm) },
+      { language: LANGUAGE_NAMES[f.language], runner: 'native process', ms: median(f.native) },
+    ]);
+    chartSvg = await (await bench()).evaluate((b, r) => b.chart(r), rows);
+    await page.locator('#chart').screenshot({ path: 'docs/bench.png' });
+    // Once to fill the HTTP cache, then the measured run: "files cached" as a returning user has them.
+    const app = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    if (programs.has('python')) {
+      await appFirstPythonResult(app, origin);
+      appFirstResult = await appFirstPythonResult(app, origin);
+    }
+  } finally {
+    await browser.close();
+    server.httpServer.close();
+  }
+
+  log(`soak: ${SOAK_PROBLEMS} problems under Node…`);
+  const soaked = await soak(problems);
+  const sizes = assetSizes();
+  writeReport(figures, soaked, sizes, appFirstResult, chromiumHeap, chartSvg);
+}
+
+function writeReport(
+  figures: LanguageFigures[],
+  soaked: Awaited<ReturnType<typeof soak>>,
+  sizes: ReturnType<typeof assetSizes>,
+  appFirstResult: number,
+  chromiumHeap: number,
+  chartSvg: string,
+): void {
+  const speedups = figures.map((f) => median(f.native) / median(f.chromiumWarm));
+  const geomean = Math.exp(speedups.reduce((a, x) => a + Math.log(x), 0) / speedups.length);
+  const lines: string[] = [];
+  const out = (s = '') => lines.push(s);
+  out('# Performance');
+  out();
+  out(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${mb(totalmem())} memory, Node ${process.version}, Debian Chromium. ${ROUNDS} rounds over every canonical program of the demo set (demo and full tests), all in one run, so both columns saw the same machine state.`);
+  out();
+  out('Per test run, warm: one program at a time on a loaded worker, from the request to the result (message passing included). Native: a new process per program, the way the official sandbox runs it.');
+  out();
+  out('| language | programs | native command | native median / p95 (ms) | Chromium median / p95 (ms) | Node median / p95 (ms) | speedup (native ÷ Chromium) | cold start Chromium / Node (ms) | throughput Chromium / Node (runs/s, 2 workers) |');
+  out('|---|---|---|---|---|---|---|---|---|');
+  for (const [i, f] of figures.entries()) {
+    out(`| ${LANGUAGE_NAMES[f.language]} | ${f.programs} | \`${f.nativeCommand.replace(/^native /, '')}\` | ${ms(median(f.native))} / ${ms(quantile(f.native, 0.95))} | ${ms(median(f.chromiumWarm))} / ${ms(quantile(f.chromiumWarm, 0.95))} | ${ms(median(f.nodeWarm))} / ${ms(quantile(f.nodeWarm, 0.95))} | **${speedups[i]!.toFixed(1)}×** | ${ms(f.chromiumCold)} / ${ms(f.nodeCold)} | ${f.chromiumThroughput.toFixed(0)} / ${f.nodeThroughput.toFixed(0)} |`);
+  }
+  out();
+  out(`**Speedup vs native process-per-test (geometric mean over ${figures.map((f) => LANGUAGE_NAMES[f.language]).join(', ')}): ${geomean.toFixed(1)}×**`);
+  out();
+  out('![time per run](bench.png)');
+  out();
+  out('## Targets');
+  out();
+  out('| target | measured | met |');
+  out('|---|---|---|');
+  out(`| warm run ≥ 10× faster than a native process (geometric mean) | ${geomean.toFixed(1)}× | ${geomean >= 10 ? 'yes' : 'no'} |`);
+  out(`| Python's first result in Chromium within 3 s of pressing Run, files cached | ${ms(appFirstResult)} ms | ${appFirstResult <= 3000 ? 'yes' : 'no'} |`);
+  out(`| the app's own JavaScript under 150 KB gzip | ${kb(sizes.appJs)} | ${sizes.appJs < 150 * 1024 ? 'yes' : 'no'} |`);
+  const memoryGrowth = soaked.lastRss / soaked.firstRss - 1;
+  out(`| ${SOAK_PROBLEMS} problems: last 500 use ≤ 10% more memory than the first 500 | ${mb(soaked.firstRss)} → ${mb(soaked.lastRss)} (${(memoryGrowth * 100).toFixed(1)}%), peak ${mb(soaked.peakRss)} | ${memoryGrowth <= 0.1 ? 'yes' : 'no'} |`);
+  out(`| …and throughput does not drop | ${soaked.firstRate.toFixed(1)} → ${soaked.lastRate.toFixed(1)} problems/s (${soaked.seconds.toFixed(0)} s in all) | ${soaked.lastRate >= soaked.firstRate * 0.9 ? 'yes' : 'no'} |`);
+  out('| runtimes load only when needed | each language\'s worker pool starts on its first program; Pyodide is fetched only for Python | yes (by design: runtimes/host/pool.ts) |');
+  out('| restart after a timeout hidden by a pre-warmed spare | the killed worker\'s replacement starts loading at once (runtimes/host/pool.ts `replace`) | yes |');
+  out('| demo and full tests of one problem run concurrently | both go to the pool together; 2 workers per language by default | yes |');
+  out();
+  out('## Downloads');
+  out();
+  out('| what | size |');
+  out('|---|---|');
+  out(`| the app's own JavaScript (gzip) | ${kb(sizes.appJs)} |`);
+  for (const [name, bytes] of sizes.runtimes) out(`| ${name} (uncompressed on disk) | ${mb(bytes)} |`);
+  out(`| Chromium JS heap of the benchmark page at the end | ${mb(chromiumHeap)} |`);
+  out();
+  out('Reproduce: `npm run bench` (environment: `BENCH_ROUNDS`, `BENCH_SOAK`). The regression check in `tests/integration/perf-regression.test.ts` fails if warm runs drop below 5× faster than native.');
+  writeFileSync('docs/bench.md', lines.join('\n') + '\n');
+  if (chartSvg) writeFileSync('docs/bench.svg', chartSvg);
+  console.log(lines.join('\n'));
+  console.log(`speedup vs native process-per-test (geometric mean over languages): ${geomean.toFixed(1)}x`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: Error) => {
+    console.error(e.stack ?? String(e));
+    process.exit(1);
+  },
+);
