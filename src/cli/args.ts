@@ -2,14 +2,62 @@
 import { parseArgs } from 'node:util';
 import type { ExtractionMode } from '../core/extract';
 import { normalizeLanguage } from '../core/languages';
+import { findPreset, PRESETS } from '../models/providers/presets';
 
-export const USAGE = `usage: npm run eval -- --data <file-or-url> --model canonical|replay|replay:<answers.jsonl>
-  [--languages python,javascript] [--difficulty easy,medium] [--limit N] [--mode compat|strict]
-  [--concurrency N] [--timeout SECONDS] [--out results.jsonl]`;
+export const USAGE = `usage: npm run eval -- --data <file-or-url> --model <model> [options]
+
+models:
+  canonical | replay | replay:<answers.jsonl>     reference solutions, or recorded answers
+  openai:<model>      OpenAI-compatible chat completions (any server: give --base-url)
+  anthropic:<model>   Anthropic Messages        gemini:<model>   Google Gemini
+  ${PRESETS.filter((p) => !['openai', 'anthropic', 'gemini'].includes(p.id)).map((p) => `${p.id}:<model>`).join('  ')}
+                      presets: their base URL and key variable (e.g. GROQ_API_KEY)
+
+problems:
+  [--languages python,javascript] [--difficulty easy,medium] [--limit N]
+  [--mode compat|strict] [--concurrency N] [--timeout SECONDS]
+
+provider (real models):
+  [--base-url URL]          default: the provider's (OpenAI https://api.openai.com/v1, …)
+  [--api-key-env VAR]       environment variable holding the key (default OPENAI_API_KEY,
+                            ANTHROPIC_API_KEY, GEMINI_API_KEY, …); the key is never written anywhere
+  [--temperature T] [--top-p P] [--max-tokens N (default 8192)] [--system-prompt-file FILE]
+  [--stream] [--attempts N (default 5)] [--retry-delay SECONDS (default 1)]
+  [--request-timeout SECONDS (default 600)] [--price-in USD] [--price-out USD] (per million tokens)
+
+runtimes:
+  [--runner URL]...         remote runner(s) (npm run runner) for languages without an in-browser
+                            runtime; repeat to spread the load
+  [--runner-token TOKEN]    the runners' bearer token (default: the RUNNER_TOKEN variable)
+
+results:
+  [--out results.jsonl]     also journals every answer and result to results.jsonl.journal.jsonl
+  [--resume]                continue the run in --out and its journal; answered problems are not asked again
+  [--retry-errors]          re-run only the problems whose result in --out is INFRA_ERROR`;
+
+export interface ProviderChoice {
+  /** A preset id (openai, anthropic, gemini, openrouter, groq, …). */
+  preset: string;
+  model: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  systemPromptFile?: string;
+  stream: boolean;
+  attempts: number;
+  retryDelaySeconds: number;
+  requestTimeoutSeconds: number;
+  priceIn?: number;
+  priceOut?: number;
+}
 
 export interface CliOptions {
   data: string;
   model: string;
+  /** Set when --model names a provider. */
+  provider?: ProviderChoice;
   languages: string[];
   difficulties: string[];
   limit?: number;
@@ -18,6 +66,11 @@ export interface CliOptions {
   /** Overrides the official per-language time limit. */
   timeoutSeconds?: number;
   out?: string;
+  /** Remote runner base URLs (--runner, repeatable). */
+  runners: string[];
+  runnerToken?: string;
+  resume: boolean;
+  retryErrors: boolean;
 }
 
 export class UsageError extends Error {}
@@ -30,6 +83,17 @@ function positiveInteger(name: string, value: string | undefined, allowZero = fa
   if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new UsageError(`--${name} must be a whole number${allowZero ? '' : ' above 0'}, got "${value}"`);
   return n;
 }
+
+function numberIn(name: string, value: string | undefined, min: number, max: number, minExclusive = false): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max || (minExclusive && n === min)) {
+    throw new UsageError(`--${name} must be a number ${minExclusive ? 'above' : 'from'} ${min}${Number.isFinite(max) ? ` to ${max}` : ''}, got "${value}"`);
+  }
+  return n;
+}
+
+const PROVIDER_FLAGS = ['base-url', 'api-key-env', 'temperature', 'top-p', 'max-tokens', 'system-prompt-file', 'stream', 'attempts', 'retry-delay', 'request-timeout', 'price-in', 'price-out'] as const;
 
 export function parseCliArgs(argv: string[]): CliOptions {
   let values;
@@ -46,6 +110,22 @@ export function parseCliArgs(argv: string[]): CliOptions {
         concurrency: { type: 'string', default: '2' },
         timeout: { type: 'string' },
         out: { type: 'string' },
+        runner: { type: 'string', multiple: true },
+        'runner-token': { type: 'string' },
+        resume: { type: 'boolean', default: false },
+        'retry-errors': { type: 'boolean', default: false },
+        'base-url': { type: 'string' },
+        'api-key-env': { type: 'string' },
+        temperature: { type: 'string' },
+        'top-p': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        'system-prompt-file': { type: 'string' },
+        stream: { type: 'boolean' },
+        attempts: { type: 'string' },
+        'retry-delay': { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'price-in': { type: 'string' },
+        'price-out': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -55,7 +135,12 @@ export function parseCliArgs(argv: string[]): CliOptions {
   }
   if (!values.data) throw new UsageError('--data is required');
   if (!values.model) throw new UsageError('--model is required');
-  if (!/^(canonical|replay|replay:.+)$/.test(values.model)) throw new UsageError(`unknown --model "${values.model}"`);
+  const provider = parseProvider(values);
+  if (!provider && !/^(canonical|replay|replay:.+)$/.test(values.model)) throw new UsageError(`unknown --model "${values.model}"`);
+  if (!provider) {
+    const stray = PROVIDER_FLAGS.filter((f) => values[f] !== undefined);
+    if (stray.length) throw new UsageError(`--${stray[0]} applies only to provider models such as openai:<model>`);
+  }
   if (values.mode !== 'compat' && values.mode !== 'strict') throw new UsageError(`--mode must be compat or strict, got "${values.mode}"`);
   const languages = list(values.languages);
   const unknown = languages.filter((l) => !normalizeLanguage(l));
@@ -65,9 +150,14 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (badDifficulty.length) throw new UsageError(`--difficulty takes easy, medium, hard; got ${badDifficulty.join(', ')}`);
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(timeout > 0)) throw new UsageError(`--timeout must be a number of seconds above 0, got "${values.timeout}"`);
+  const runners = values.runner ?? [];
+  const badRunner = runners.find((u) => !/^https?:\/\/[^/]/.test(u));
+  if (badRunner !== undefined) throw new UsageError(`--runner must be an http(s) URL, got "${badRunner}"`);
+  if ((values.resume || values['retry-errors']) && !values.out) throw new UsageError(`--${values.resume ? 'resume' : 'retry-errors'} needs --out (the run to continue)`);
   return {
     data: values.data,
     model: values.model,
+    ...(provider ? { provider } : {}),
     languages,
     difficulties,
     limit: positiveInteger('limit', values.limit, true),
@@ -75,5 +165,43 @@ export function parseCliArgs(argv: string[]): CliOptions {
     concurrency: positiveInteger('concurrency', values.concurrency)!,
     timeoutSeconds: timeout,
     out: values.out,
+    runners,
+    ...(values['runner-token'] ? { runnerToken: values['runner-token'] } : {}),
+    resume: values.resume === true,
+    retryErrors: values['retry-errors'] === true,
+  };
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+/** `<provider>:<model>`: the provider is a preset id; the model may itself hold colons (Ollama tags). */
+function parseProvider(values: Values): ProviderChoice | undefined {
+  const spec = values.model as string;
+  const colon = spec.indexOf(':');
+  if (colon <= 0) return undefined;
+  const preset = findPreset(spec.slice(0, colon));
+  if (!preset) return undefined;
+  const model = spec.slice(colon + 1);
+  if (!model) throw new UsageError(`--model ${spec} names no model: give ${preset.id}:<model>, e.g. ${preset.id}:${preset.exampleModel}`);
+  const baseUrl = values['base-url'] as string | undefined;
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+  const keyEnv = values['api-key-env'] as string | undefined;
+  if (keyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) throw new UsageError(`--api-key-env takes the NAME of an environment variable, got "${keyEnv.slice(0, 3)}…"`);
+  const str = (k: string) => values[k] as string | undefined;
+  return {
+    preset: preset.id,
+    model,
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(keyEnv !== undefined ? { apiKeyEnv: keyEnv } : {}),
+    temperature: numberIn('temperature', str('temperature'), 0, 2),
+    topP: numberIn('top-p', str('top-p'), 0, 1, true),
+    maxTokens: positiveInteger('max-tokens', str('max-tokens')),
+    systemPromptFile: str('system-prompt-file'),
+    stream: values.stream === true,
+    attempts: positiveInteger('attempts', str('attempts')) ?? 5,
+    retryDelaySeconds: numberIn('retry-delay', str('retry-delay'), 0, 3600) ?? 1,
+    requestTimeoutSeconds: numberIn('request-timeout', str('request-timeout'), 0, 86_400, true) ?? 600,
+    priceIn: numberIn('price-in', str('price-in'), 0, Infinity),
+    priceOut: numberIn('price-out', str('price-out'), 0, Infinity),
   };
 }

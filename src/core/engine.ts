@@ -3,7 +3,7 @@
  * Plain data in and out; it knows nothing of the UI, the store or how a runtime works.
  */
 import type { Executor, RunResult } from '../../runtimes/types';
-import type { Model } from '../models/types';
+import { AuthenticationError, type Model } from '../models/types';
 import { extractCode, type ExtractionMode } from './extract';
 import type { LanguageId } from './languages';
 import type { Problem } from './records';
@@ -23,7 +23,10 @@ export interface RunOptions extends EvaluationOptions {
   onResult?: (result: ProblemResult) => void;
 }
 
-/** Evaluates one problem; never throws for the model's or the runtime's failures. */
+/**
+ * Evaluates one problem; never throws for the model's or the runtime's failures, except an
+ * AuthenticationError, which concerns the whole run.
+ */
 export async function evaluateProblem(
   problem: Problem,
   model: Model,
@@ -32,7 +35,7 @@ export async function evaluateProblem(
   signal?: AbortSignal,
 ): Promise<ProblemResult> {
   const started = Date.now();
-  const base = {
+  const base: Pick<ProblemResult, 'id' | 'index' | 'language' | 'difficulty' | 'usage' | 'reasoning'> = {
     id: problem.id,
     index: problem.index,
     language: problem.language,
@@ -51,7 +54,10 @@ export async function evaluateProblem(
     const answer = await model.answer(problem, signal);
     answerText = answer.text;
     isCode = Boolean(answer.isCode);
+    if (answer.usage) base.usage = answer.usage;
+    if (answer.reasoning) base.reasoning = answer.reasoning;
   } catch (e) {
+    if (e instanceof AuthenticationError) throw e;
     return unfinished('infra_error', `answer unavailable: ${(e as Error).message}`);
   }
   const { code, how } = isCode
@@ -106,6 +112,7 @@ function toTestRun(language: LanguageId, program: string, result: RunResult): Te
     timedOut: result.timedOut,
     durationMs: result.durationMs,
     runtime: result.runtime,
+    ...(result.truncated ? { truncated: true } : {}),
   };
 }
 
@@ -114,7 +121,11 @@ function precheckedRun(program: string, outcome: Outcome): TestRun {
   return { program, outcome, exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: 0, runtime: 'pre-check' };
 }
 
-/** Evaluates problems with bounded concurrency; results come back in input order. */
+/**
+ * Evaluates problems with bounded concurrency; results come back in input order. An
+ * AuthenticationError stops the run at once: requests in flight are aborted, nothing more is
+ * reported, and the promise rejects with that error.
+ */
 export async function evaluateAll(
   problems: readonly Problem[],
   model: Model,
@@ -122,16 +133,26 @@ export async function evaluateAll(
   options: RunOptions = {},
 ): Promise<ProblemResult[]> {
   const results: ProblemResult[] = new Array(problems.length);
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   let next = 0;
   const worker = async () => {
-    while (next < problems.length && !options.signal?.aborted) {
+    while (next < problems.length && !signal.aborted) {
       const i = next++;
-      const result = await evaluateProblem(problems[i]!, model, executor, options, options.signal);
-      results[i] = result;
-      options.onResult?.(result);
+      try {
+        const result = await evaluateProblem(problems[i]!, model, executor, options, signal);
+        if (stop.signal.aborted) return;
+        results[i] = result;
+        options.onResult?.(result);
+      } catch (e) {
+        if (!stop.signal.aborted) stop.abort(e);
+        throw e;
+      }
     }
   };
   const lanes = Math.max(1, Math.min(options.concurrency ?? 2, problems.length));
-  await Promise.all(Array.from({ length: lanes }, worker));
+  // Reject as soon as the run stops, without waiting for programs still running.
+  const stopped = new Promise<never>((_, reject) => stop.signal.addEventListener('abort', () => reject(stop.signal.reason), { once: true }));
+  await Promise.race([Promise.all(Array.from({ length: lanes }, worker)), stopped]);
   return results.filter(Boolean);
 }

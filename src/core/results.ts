@@ -1,5 +1,6 @@
 /** What one problem's evaluation produced: the unit that is stored, shown and exported. */
 import type { LanguageId } from './languages';
+import type { TokenUsage } from '../models/types';
 import type { Outcome } from './rules';
 
 export interface TestRun {
@@ -12,6 +13,8 @@ export interface TestRun {
   timedOut: boolean;
   durationMs: number;
   runtime: string;
+  /** stdout or stderr was cut at the capture limit (the text ends with a "[… truncated" mark). */
+  truncated?: boolean;
 }
 
 /**
@@ -36,6 +39,10 @@ export interface ProblemResult {
   /** The message for infra_error / unsupported. */
   error?: string;
   durationMs: number;
+  /** Tokens the answer cost, where the provider reported them. */
+  usage?: TokenUsage;
+  /** Reasoning the provider returned apart from the answer. */
+  reasoning?: string;
 }
 
 /** The outcome that describes a problem: the first run that did not pass, else PASSED. */

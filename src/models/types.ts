@@ -1,18 +1,43 @@
-/** Where answers come from. Real providers (issue 5) implement the same interface. */
+/** Where answers come from: canonical solutions, recorded answers, or a provider's API. */
 import type { Problem } from '../core/records';
 
+/** Token counts as the provider reported them. */
+export interface TokenUsage {
+  inputTokens: number;
+  /** Every generated token, reasoning included (that is what providers bill as output). */
+  outputTokens: number;
+  /** The part of `outputTokens` spent on reasoning, where the provider reports it. */
+  reasoningTokens?: number;
+}
+
 export interface ModelAnswer {
-  /** The raw answer text (Markdown), or code when `isCode` is set. */
+  /** The raw answer text (Markdown), or code when `isCode` is set. Reasoning in `<think>` stays in. */
   text: string;
   /** The text is already code: skip extraction (canonical solutions). */
   isCode?: boolean;
+  usage?: TokenUsage;
+  /** Reasoning the provider returned apart from the answer (thinking blocks, `reasoning_content`). */
+  reasoning?: string;
 }
 
 export interface Model {
-  /** Short id used in reports, e.g. "canonical", "replay:answers.jsonl". */
+  /** Short id used in reports, e.g. "canonical", "replay:answers.jsonl", "openai:gpt-4o-mini". */
   readonly id: string;
   answer(problem: Problem, signal?: AbortSignal): Promise<ModelAnswer>;
 }
 
 /** The answer could not be obtained for a reason that is not the model's fault. */
 export class AnswerUnavailableError extends Error {}
+
+/**
+ * The provider refused the key (401/403). Not a per-problem failure: every other request would
+ * fail the same way, so the engine stops the whole run with this message.
+ */
+export class AuthenticationError extends Error {
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.name = 'AuthenticationError';
+    this.status = status;
+  }
+}
