@@ -1,6 +1,6 @@
 // Builds what Node runs: the CLI (dist-node/cli.mjs), the conformance report
-// (dist-node/conformance.mjs) and the runtime worker (dist-node/worker.mjs),
-// from the same sources as the page. npm packages stay external (loaded from node_modules).
+// (dist-node/conformance.mjs), the runtime worker (dist-node/worker.mjs) and the remote runner
+// (dist-node/runner.mjs), from the same sources as the page. npm packages stay external (loaded from node_modules).
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -20,7 +20,7 @@ const raw = {
 };
 
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', conformance: 'src/cli/conformance.ts', bench: 'src/cli/bench.ts', worker: 'runtimes/host/node-worker.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', conformance: 'src/cli/conformance.ts', bench: 'src/cli/bench.ts', worker: 'runtimes/host/node-worker.ts', runner: 'runner/main.ts' },
   outdir: 'dist-node',
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -7,13 +7,29 @@ import { runConformance, parseConformanceCases, type ConformanceReport } from '.
 import { formatPercent } from '../core/metrics';
 import { normalizeLanguage, type LanguageId } from '../core/languages';
 import { languageRule } from '../core/rules';
-import { createNodeExecutor } from '../../runtimes/host/node';
+import { parseArgs } from 'node:util';
+import { createCliExecutor, RunnerSetupError } from './runtimes';
 
 const dir = new URL('bench-data/conformance/sandbox-cases/', `file://${process.cwd()}/`);
+const USAGE = 'usage: npm run conformance -- [--runner URL]... [--runner-token TOKEN] [--languages kotlin,rust]';
 
 async function main(): Promise<void> {
-  const executor = createNodeExecutor({ poolSize: 2 });
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort();
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { runner: { type: 'string', multiple: true }, 'runner-token': { type: 'string' }, languages: { type: 'string' } },
+    strict: true,
+  });
+  const only = (values.languages ?? '').split(',').map((l) => l.trim()).filter(Boolean).map((l) => {
+    const id = normalizeLanguage(l);
+    if (!id) throw new UsageError(`unknown language: ${l}`);
+    return id;
+  });
+  // With --runner, languages without an in-browser runtime run on the runner(s).
+  const executor = await createCliExecutor({
+    concurrency: 2, runners: values.runner ?? [], runnerToken: values['runner-token'] ?? process.env.RUNNER_TOKEN, log: (line) => console.error(line),
+  });
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort()
+    .filter((f) => !only.length || only.includes(normalizeLanguage(f.replace(/\.jsonl$/, '')) as LanguageId));
   const reports: ConformanceReport[] = [];
   const skipped: string[] = [];
   try {
@@ -39,7 +55,13 @@ async function main(): Promise<void> {
   if (skipped.length) console.log(`not measured here (no runtime or splice yet): ${skipped.join(', ')}`);
 }
 
+class UsageError extends Error {}
+
 main().catch((e: Error) => {
-  console.error(e.stack ?? String(e));
+  if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`error: ${e.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(e instanceof RunnerSetupError ? `error: ${e.message}` : e.stack ?? String(e));
   process.exit(1);
 });

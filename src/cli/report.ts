@@ -18,7 +18,10 @@ export function formatReport(summary: Summary, mode: string): string {
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const out = [line(header), ...rows.map(line)];
   if (summary.infraErrors) out.push(`${summary.infraErrors} problem(s) could not be evaluated (INFRA_ERROR): excluded from Pass@1, re-run them.`);
-  if (summary.unsupported) out.push(`${summary.unsupported} problem(s) skipped: no runtime for their language.`);
+  if (summary.unsupported) {
+    const languages = summary.perLanguage.filter((l) => l.unsupported).map((l) => `${LANGUAGE_NAMES[l.language]} (${l.unsupported})`);
+    out.push(`unavailable here (no runtime; not counted as failed): ${languages.join(', ')}`);
+  }
   out.push(`extraction: ${mode} mode`);
   out.push(formatPass1(summary));
   return out.join('\n');

@@ -8,7 +8,7 @@ import { cppSplice } from './cpp';
 import { csharpSplice } from './csharp';
 import { goSplice } from './go';
 import { dartSplice, kotlinSplice } from './hoist';
-import { javaSplice } from './java';
+import { javaOutcome, javaSplice } from './java';
 import { javascriptSplice } from './javascript';
 import { phpPrecheck, phpSplice } from './php';
 import { racketSplice } from './racket';
@@ -16,7 +16,7 @@ import { swiftSplice } from './swift';
 import { decideOutcome, type ExecutionReport, type Outcome } from './outcome';
 
 export { OUTCOMES, decideOutcome } from './outcome';
-export type { Outcome, ExecutionReport } from './outcome';
+export type { Outcome, ExecutionReport, TestReport } from './outcome';
 
 export interface LanguageRule {
   id: LanguageId;
@@ -30,6 +30,8 @@ export interface LanguageRule {
   splice: ((solution: string, tests: string) => string) | null;
   /** A check on the spliced program that decides the outcome without running it (PHP). */
   precheck?: (program: string) => Outcome | null;
+  /** The language's own verdict rule where it is not the generic one (Java: JUnit's report). */
+  judge?: (report: ExecutionReport) => Outcome;
 }
 
 type RuleTable = { [L in LanguageId]: Omit<LanguageRule, 'id'> };
@@ -47,7 +49,7 @@ const RULES: RuleTable = {
   rust: { officialCommand: 'cargo test', timeoutSeconds: 40, errorSubstrings: [], splice: concatSplice },
   scala: { officialCommand: 'amm test.sc', timeoutSeconds: 55, errorSubstrings: ['AssertionError'], splice: concatSplice },
   cpp: { officialCommand: 'g++ -o test test.cpp && ./test', timeoutSeconds: 33, errorSubstrings: [], splice: cppSplice },
-  java: { officialCommand: 'javac + JUnit 5', timeoutSeconds: 31, errorSubstrings: [], splice: javaSplice },
+  java: { officialCommand: 'javac + JUnit 5', timeoutSeconds: 31, errorSubstrings: [], splice: javaSplice, judge: javaOutcome },
   go: { officialCommand: 'go test main_test.go', timeoutSeconds: 31, errorSubstrings: [], splice: goSplice },
   csharp: { officialCommand: 'dotnet run', timeoutSeconds: 40, errorSubstrings: ['Assertion failed'], splice: csharpSplice },
   dart: { officialCommand: 'dart run --enable-asserts test.dart', timeoutSeconds: 30, errorSubstrings: ['AssertionError', 'failed'], splice: dartSplice },
@@ -84,7 +86,8 @@ export function precheckProgram(language: LanguageId, program: string): Outcome 
 
 /** The official outcome of one run of a spliced program. */
 export function judgeRun(language: LanguageId, report: ExecutionReport): Outcome {
-  return decideOutcome(report, RULES[language].errorSubstrings);
+  const { judge, errorSubstrings } = RULES[language];
+  return judge ? judge(report) : decideOutcome(report, errorSubstrings);
 }
 
 /** Official per-language timeout in milliseconds. */

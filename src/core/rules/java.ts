@@ -1,4 +1,5 @@
 import { hoistLines, withHeader } from './hoist';
+import type { ExecutionReport, Outcome } from './outcome';
 
 // Only one public top-level class is allowed per file, so every class loses its access modifier.
 const CLASS_MODIFIER = /\b(?:public|private|protected)\s+class\b/g;
@@ -15,4 +16,21 @@ export function javaSplice(solution: string, tests: string): string {
   const h = hoistLines(solution, tests, isImport, isPackage);
   const body = (h.solution + '\n\n' + h.tests).replace(CLASS_MODIFIER, 'class');
   return withHeader(h.lines, body);
+}
+
+/**
+ * Java's outcome (SPEC §4–5): the compile step as for every language; then the verdict of JUnit's
+ * report, not substrings or the exit code (the launcher exits 1 when a test fails). No readable
+ * report (the JVM died, `System.exit`) or no test found → RUNTIME_ERROR; any failed test →
+ * WRONG_ANSWER; at least one passed test → PASSED. Official quirk, reproduced: a run that hangs
+ * until the time limit is scored PASSED.
+ */
+export function javaOutcome(report: ExecutionReport): Outcome {
+  if (report.compileTimedOut) return 'TIME_LIMIT_EXCEEDED';
+  if (report.compileFailed) return 'COMPILATION_ERROR';
+  if (report.timedOut) return 'PASSED';
+  const tests = report.testReport;
+  if (!tests || tests.tests === 0) return 'RUNTIME_ERROR';
+  if (tests.failed > 0) return 'WRONG_ANSWER';
+  return tests.tests - tests.skipped > 0 ? 'PASSED' : 'RUNTIME_ERROR';
 }

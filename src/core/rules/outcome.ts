@@ -5,6 +5,14 @@ export const OUTCOMES = [
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
+/** A test framework's own count of one run (Java: the JUnit console launcher's XML report). */
+export interface TestReport {
+  tests: number;
+  /** Failures plus errors. */
+  failed: number;
+  skipped: number;
+}
+
 /** What a runtime reports about one execution; it never decides pass or fail itself. */
 export interface ExecutionReport {
   exitCode: number | null;
@@ -14,6 +22,8 @@ export interface ExecutionReport {
   /** Compiled languages: the compile step failed / timed out. */
   compileFailed?: boolean;
   compileTimedOut?: boolean;
+  /** Languages whose verdict comes from a test framework (Java): its counts; absent when it wrote no report. */
+  testReport?: TestReport | null;
 }
 
 /**

@@ -1,0 +1,56 @@
+/**
+ * Where each language runs: in the page's own runtimes (the worker pool) or on a remote runner,
+ * by a per-language choice. `auto` prefers the in-browser runtime and falls back to the runner.
+ * A language that neither side can run is absent from `languages()`, so the engine reports it as
+ * unsupported (unavailable), never as failed.
+ */
+import type { LanguageId } from '../../src/core/languages';
+import { InfrastructureError, type Executor, type RunRequest, type RunResult } from '../types';
+
+export type RuntimeChoice = 'in-browser' | 'remote' | 'auto';
+export type Route = 'in-browser' | 'remote';
+
+export interface RoutingOptions {
+  /** The in-browser runtimes (browser worker pool, or the same adapters in Node workers). */
+  local: Executor | null;
+  /** The remote runner(s). */
+  remote: Executor | null;
+  /** Per-language choice; missing languages use `auto`. */
+  choices?: Partial<Record<LanguageId, RuntimeChoice>>;
+}
+
+/** Where `language` runs under `choice`, or null when nothing can run it. */
+export function routeFor(language: LanguageId, choice: RuntimeChoice, local: readonly LanguageId[], remote: readonly LanguageId[]): Route | null {
+  const inBrowser = local.includes(language);
+  const onRunner = remote.includes(language);
+  if (choice === 'in-browser') return inBrowser ? 'in-browser' : null;
+  if (choice === 'remote') return onRunner ? 'remote' : null;
+  return inBrowser ? 'in-browser' : onRunner ? 'remote' : null;
+}
+
+export interface RoutedExecutor extends Executor {
+  route(language: LanguageId): Route | null;
+}
+
+export function createRoutedExecutor(options: RoutingOptions): RoutedExecutor {
+  const route = (language: LanguageId) => routeFor(
+    language,
+    options.choices?.[language] ?? 'auto',
+    options.local?.languages() ?? [],
+    options.remote?.languages() ?? [],
+  );
+  const all = () => [...new Set([...(options.local?.languages() ?? []), ...(options.remote?.languages() ?? [])])];
+  return {
+    route,
+    languages: () => all().filter((l) => route(l) !== null),
+    run(request: RunRequest): Promise<RunResult> {
+      const where = route(request.language);
+      if (where === 'in-browser') return options.local!.run(request);
+      if (where === 'remote') return options.remote!.run(request);
+      return Promise.reject(new InfrastructureError(`no runtime for ${request.language}`));
+    },
+    dispose: async () => {
+      await Promise.all([options.local?.dispose(), options.remote?.dispose()]);
+    },
+  };
+}
