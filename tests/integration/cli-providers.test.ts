@@ -8,13 +8,16 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
 import { parseDataset } from '../../src/core/records';
 import { startMockProvider, type Kind, type MockProvider } from '../support/mock-provider';
 
 const KEY = 'sk-mock-cli-77e1d0c3b2a9';
 const KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', gemini: 'GEMINI_API_KEY' } as const;
 const tmp = mkdtempSync(join(tmpdir(), 'benchtop-providers-'));
-const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems;
+// The CLI without --runner runs (and asks the model about) only the languages with an in-process
+// runtime; the demo set's other languages would be reported unavailable, so the runs are limited.
+const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.filter((p) => WORKER_LANGUAGES.includes(p.language));
 const expected = new Map(readFileSync('bench-data/demo-answers.jsonl', 'utf8').trim().split('\n')
   .map((l) => JSON.parse(l) as { id: string; expected: { demo: string; full: string } }).map((a) => [a.id, a.expected]));
 const passes = (id: string) => expected.get(id)!.demo === 'PASSED' && expected.get(id)!.full === 'PASSED';
@@ -47,7 +50,8 @@ afterAll(() => mock.close());
 beforeEach(() => mock.reset());
 
 const providerArgs = (kind: Kind, out: string, ...more: string[]) => [
-  '--data', `${mock.url}/data/demo.jsonl`, '--model', `${kind}:mock-coder`, '--base-url', mock.baseUrl(kind), '--timeout', '3', '--out', out, ...more,
+  '--data', `${mock.url}/data/demo.jsonl`, '--model', `${kind}:mock-coder`, '--base-url', mock.baseUrl(kind), '--timeout', '3', '--out', out,
+  '--languages', WORKER_LANGUAGES.join(','), ...more,
 ];
 
 /** Every header of every request that holds the key, as "kind header". */

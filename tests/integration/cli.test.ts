@@ -5,6 +5,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
+import { LANGUAGE_NAMES, type LanguageId } from '../../src/core/languages';
+import { parseDataset } from '../../src/core/records';
 
 interface CliRun { code: number | null; stdout: string; stderr: string }
 
@@ -18,6 +21,14 @@ function cli(...args: string[]): Promise<CliRun> {
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
 const tmp = mkdtempSync(join(tmpdir(), 'benchtop-cli-'));
 const demo = readFileSync('bench-data/demo.jsonl', 'utf8');
+// Problems per language, in first-seen order; the CLI without --runner runs only the languages
+// with an in-process runtime and reports the others as unavailable (never as failed).
+const perLanguage = new Map<LanguageId, number>();
+for (const p of parseDataset(demo).problems) perLanguage.set(p.language, (perLanguage.get(p.language) ?? 0) + 1);
+const runnable = [...perLanguage].filter(([language]) => WORKER_LANGUAGES.includes(language));
+const unavailable = [...perLanguage].filter(([language]) => !WORKER_LANGUAGES.includes(language));
+const count = (entries: [LanguageId, number][]) => entries.reduce((sum, [, n]) => sum + n, 0);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let server: Server;
 let base = '';
@@ -34,13 +45,27 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('npm run eval', () => {
-  it('canonical solutions of the demo set: a per-language table, and Pass@1 100% as the last line', async () => {
+  it('canonical solutions of the demo set: a per-language table, Pass@1 100% over the runnable languages, the rest unavailable', async () => {
+    expect(perLanguage.size).toBe(20);
+    expect(runnable.length).toBeGreaterThan(0);
     const run = await cli('--data', 'bench-data/demo.jsonl', '--model', 'canonical');
     expect(run.code).toBe(0);
-    expect(lastLine(run.stdout)).toBe('Pass@1: 100.0% (24/24)');
-    expect(run.stdout).toMatch(/^Python\s+8\/8\s+100\.0%/m);
-    expect(run.stdout).toMatch(/^JavaScript\s+8\/8\s+100\.0%/m);
-    expect(run.stdout).toMatch(/^TypeScript\s+8\/8\s+100\.0%/m);
+    const total = count(runnable);
+    expect(lastLine(run.stdout)).toBe(`Pass@1: 100.0% (${total}/${total})`);
+    for (const [language, n] of runnable) {
+      expect(run.stdout).toMatch(new RegExp(`^${escape(LANGUAGE_NAMES[language])}\\s+${n}/${n}\\s+100\\.0%`, 'm'));
+    }
+    // Languages without a runtime here are listed as unavailable and excluded from the denominator.
+    const note = run.stdout.split('\n').find((l) => l.startsWith('unavailable here'));
+    if (unavailable.length) expect(note).toBeDefined();
+    for (const [language, n] of unavailable) expect(note).toContain(`${LANGUAGE_NAMES[language]} (${n})`);
+  });
+
+  it('with --languages limited to the runnable languages, nothing is reported unavailable', async () => {
+    const run = await cli('--data', 'bench-data/demo.jsonl', '--model', 'canonical', '--languages', runnable.map(([language]) => language).join(','));
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('unavailable here');
+    expect(lastLine(run.stdout)).toBe(`Pass@1: 100.0% (${count(runnable)}/${count(runnable)})`);
   });
 
   it('replays recorded answers with filters, and writes --out records in input order', async () => {
