@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { SANDBOX_PAGE, sandboxHtml } from './runtimes/host/sandbox-page.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -24,9 +25,32 @@ function pyodideFromOwnOrigin(): Plugin {
   };
 }
 
+/**
+ * The runtime sandbox page (runtimes/host/sandbox-page.ts): emitted as dist/sandbox.html by a
+ * build, served by the dev server. Its Content Security Policy is a <meta> in the page itself,
+ * with the hash of its one script, so any static host serves the wall as is (docs/security.md).
+ */
+function runtimeSandboxPage(): Plugin {
+  return {
+    name: 'benchtop-runtime-sandbox',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.url?.split('?')[0] !== `/${SANDBOX_PAGE}`) return next();
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(sandboxHtml().html);
+      });
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: SANDBOX_PAGE, source: sandboxHtml().html });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [pyodideFromOwnOrigin(), svelte()],
-  worker: { format: 'es' },
+  plugins: [pyodideFromOwnOrigin(), runtimeSandboxPage(), svelte()],
+  // Classic workers: the runtime worker runs from a blob: URL inside the sandbox frame, with no
+  // chunk to import from the network, so it is one self-contained script.
+  worker: { format: 'iife' },
   optimizeDeps: { exclude: ['pyodide', 'quickjs-emscripten-core', '@jitl/quickjs-ng-wasmfile-release-sync'] },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },

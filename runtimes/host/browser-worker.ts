@@ -1,11 +1,23 @@
 /// <reference lib="webworker" />
-/** Entry of a runtime Web Worker in the page. */
+/**
+ * Entry of a runtime Web Worker. In the built app it runs inside the sandboxed runtime frame
+ * (opaque origin, no connections allowed: docs/security.md); under `npm run dev` the page starts it
+ * directly. Either way, once the runtime has loaded, the worker's network, storage and messaging
+ * globals are removed before the first program runs; the host's channel is kept in this closure.
+ */
+import { lockdownBrowserWorker } from './lockdown';
 import type { HostMessage, WorkerMessage } from './protocol';
 import { serve } from './serve';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
+const post = scope.postMessage.bind(scope);
+const close = scope.close.bind(scope);
 serve({
-  post: (message: WorkerMessage) => scope.postMessage(message),
+  post: (message: WorkerMessage) => post(message),
   listen: (handler) => scope.addEventListener('message', (e: MessageEvent<HostMessage>) => handler(e.data)),
-  close: () => scope.close(),
+  close: () => close(),
+  lockdown: () => {
+    const left = lockdownBrowserWorker(scope);
+    if (left.length) post({ type: 'status', message: `benchtop: could not remove ${left.join(', ')} from the runtime worker` });
+  },
 });

@@ -19,8 +19,9 @@ const defaultWorkerUrl = () =>
 export function createNodeExecutor(options: NodeExecutorOptions = {}): Executor & { describe(language: LanguageId): string } {
   const workerUrl = options.workerUrl ?? defaultWorkerUrl();
   const spawn = (): WorkerHandle => {
-    // A large stack, so that deep recursion behaves as under `node` / `python3`.
-    const worker = new Worker(workerUrl, { resourceLimits: { stackSizeMb: 64 } });
+    // A large stack, so that deep recursion behaves as under `node` / `python3`. An empty
+    // environment: the CLI's own variables (API keys among them) never reach a test program.
+    const worker = new Worker(workerUrl, { resourceLimits: { stackSizeMb: 64 }, env: {}, argv: [], execArgv: [] });
     let exited = false;
     return {
       post: (message) => worker.postMessage(message),

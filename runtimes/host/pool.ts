@@ -4,7 +4,7 @@
  * kills the worker and starts a replacement at once, so the next program finds a warm one.
  */
 import type { LanguageId } from '../../src/core/languages';
-import { InfrastructureError, type Executor, type RunRequest, type RunResult } from '../types';
+import { capOutput, InfrastructureError, OUTPUT_LIMIT, type Executor, type RunRequest, type RunResult } from '../types';
 import type { HostMessage, RuntimeSettings, WorkerMessage } from './protocol';
 
 export interface WorkerHandle {
@@ -37,6 +37,8 @@ interface Slot {
   worker: WorkerHandle;
   ready: boolean;
   job: Job | null;
+  /** Id of the run in progress: a result for any other id is ignored. */
+  runId: number;
   timer: ReturnType<typeof setTimeout> | null;
   started: number;
 }
@@ -76,38 +78,47 @@ class LanguagePool {
 
   private startSlot(): void {
     const worker = this.options.spawn();
-    const slot: Slot = { worker, ready: false, job: null, timer: null, started: 0 };
+    const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0 };
     this.slots.push(slot);
     worker.onMessage((m) => this.onMessage(slot, m));
     worker.onExit((reason) => this.onExit(slot, reason));
     worker.post({ type: 'init', language: this.language, settings: this.options.settings ?? {} });
   }
 
+  /**
+   * Messages are checked against the slot's state: a worker speaks only when spoken to (one
+   * status line, `ready` or `failed` once while loading, then one result per run, with its id).
+   * Anything else means the worker is no longer ours to trust, and it is replaced.
+   */
   private onMessage(slot: Slot, message: WorkerMessage): void {
+    if (!this.slots.includes(slot) || typeof message !== 'object' || message === null) return;
     switch (message.type) {
       case 'status':
-        this.options.onStatus?.(this.language, message.message);
+        this.options.onStatus?.(this.language, String(message.message).slice(0, 300));
         break;
       case 'ready':
+        if (slot.ready) return this.onExit(slot, 'unexpected message from the worker');
         slot.ready = true;
-        this.description = message.description;
-        this.options.onStatus?.(this.language, `${message.description} ready`);
+        this.description = String(message.description).slice(0, 200);
+        this.options.onStatus?.(this.language, `${this.description} ready`);
         this.pump();
         break;
       case 'failed':
-        this.loadError = message.error;
-        this.options.onStatus?.(this.language, message.error);
+        if (slot.ready) return this.onExit(slot, 'unexpected message from the worker');
+        this.loadError = String(message.error);
+        this.options.onStatus?.(this.language, this.loadError);
         this.remove(slot);
-        for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError(message.error));
+        for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError(this.loadError));
         break;
       case 'result': {
-        const job = slot.job;
-        if (!job) return;
-        this.finish(slot, { ...message.result, runtime: this.description });
+        if (!slot.job || message.id !== slot.runId) return this.onExit(slot, 'unexpected message from the worker');
+        this.finish(slot, { ...sanitize(message.result), runtime: this.description });
         if (message.fatal) this.replace(slot);
         else this.pump();
         break;
       }
+      default:
+        this.onExit(slot, 'unexpected message from the worker');
     }
   }
 
@@ -116,7 +127,8 @@ class LanguagePool {
     slot.started = performance.now();
     const limit = job.request.timeoutMs + (this.options.graceMs ?? 250);
     slot.timer = setTimeout(() => this.timeOut(slot), limit);
-    slot.worker.post({ type: 'run', id: this.nextId++, program: job.request.program, timeoutMs: job.request.timeoutMs });
+    slot.runId = this.nextId++;
+    slot.worker.post({ type: 'run', id: slot.runId, program: job.request.program, timeoutMs: job.request.timeoutMs });
   }
 
   private finish(slot: Slot, result: RunResult): void {
@@ -161,6 +173,26 @@ class LanguagePool {
     for (const slot of [...this.slots]) this.remove(slot);
     for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError('executor closed'));
   }
+}
+
+/** Room past the limit for the worker's own "[… truncated: N more …]" mark. */
+const HOST_LIMIT = OUTPUT_LIMIT + 256;
+
+/** A worker's result as plain, bounded data (workers cap their output; this is the host's own cap). */
+function sanitize(result: Omit<RunResult, 'runtime'>): Omit<RunResult, 'runtime'> {
+  const stdout = capOutput(String(result.stdout ?? ''), HOST_LIMIT);
+  const stderr = capOutput(String(result.stderr ?? ''), HOST_LIMIT);
+  const exitCode = typeof result.exitCode === 'number' ? result.exitCode : null;
+  const clean: Omit<RunResult, 'runtime'> = {
+    exitCode,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    timedOut: result.timedOut === true,
+    durationMs: Number(result.durationMs) || 0,
+  };
+  if (result.compileFailed) clean.compileFailed = true;
+  if (result.truncated || stdout.truncated || stderr.truncated) clean.truncated = true;
+  return clean;
 }
 
 /** An Executor that runs each language in its own pool of workers. */

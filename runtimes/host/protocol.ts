@@ -3,9 +3,21 @@ import type { LanguageId } from '../../src/core/languages';
 import type { RunResult } from '../types';
 
 export interface RuntimeSettings {
-  /** Pyodide's files on the app's own origin (browser only). */
+  /** Pyodide's files on the app's own origin (unsandboxed browser workers: `npm run dev` only). */
   pyodideIndexURL?: string;
+  /**
+   * The runtime's files (RUNTIME_FILES), handed in by the page: a sandboxed worker may not make a
+   * single request, so it gets everything it needs in its init message.
+   */
+  files?: Record<string, ArrayBuffer>;
 }
+
+/** What each language's runtime needs from the host when it cannot fetch anything itself. */
+export const RUNTIME_FILES: Readonly<Record<'python' | 'javascript' | 'typescript', readonly string[]>> = {
+  python: ['pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'],
+  javascript: ['quickjs.wasm'],
+  typescript: ['quickjs.wasm'],
+};
 
 export type HostMessage =
   | { type: 'init'; language: LanguageId; settings: RuntimeSettings }
@@ -23,4 +35,10 @@ export interface Port {
   listen(handler: (message: HostMessage) => void): void;
   /** Ends this worker (after a fatal runtime error the host starts a fresh one). */
   close(): void;
+  /**
+   * Called once the runtime has loaded, before the first program: takes from the worker's global
+   * scope what no program may use (network, storage, messaging, code from strings). Defence in
+   * depth: see docs/security.md for the walls that do not depend on it.
+   */
+  lockdown?(): void;
 }

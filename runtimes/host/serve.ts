@@ -11,15 +11,15 @@ type Loader = (settings: RuntimeSettings) => Promise<LanguageRuntime>;
 const LOADERS: Partial<Record<LanguageId, { what: string; load: Loader }>> = {
   python: {
     what: 'Pyodide (CPython in WebAssembly, about 13 MB)',
-    load: async (s) => (await import('../python/pyodide')).createPythonRuntime({ indexURL: s.pyodideIndexURL }),
+    load: async (s) => (await import('../python/pyodide')).createPythonRuntime({ indexURL: s.pyodideIndexURL, files: s.files }),
   },
   javascript: {
     what: 'QuickJS (about 1 MB)',
-    load: async () => (await import('../javascript/quickjs')).createJavaScriptRuntime(),
+    load: async (s) => (await import('../javascript/quickjs')).createJavaScriptRuntime({ wasm: s.files?.['quickjs.wasm'] }),
   },
   typescript: {
     what: 'QuickJS and the sucrase TypeScript transpiler (about 1.5 MB)',
-    load: async () => (await import('../typescript/sucrase')).createTypeScriptRuntime(),
+    load: async (s) => (await import('../typescript/sucrase')).createTypeScriptRuntime({ wasm: s.files?.['quickjs.wasm'] }),
   },
 };
 
@@ -32,18 +32,20 @@ export function serve(port: Port): void {
 
   async function handle(message: HostMessage): Promise<void> {
     if (message.type === 'init') {
+      if (runtime) return;
       const loader = LOADERS[message.language];
       if (!loader) return port.post({ type: 'failed', error: `no in-browser runtime for ${message.language}` });
       port.post({ type: 'status', message: `loading ${loader.what}…` });
       try {
         runtime = await loader.load(message.settings);
+        port.lockdown?.();
         port.post({ type: 'ready', description: runtime.description });
       } catch (e) {
         port.post({ type: 'failed', error: `could not load ${loader.what}: ${(e as Error).message}` });
       }
       return;
     }
-    if (!runtime) return;
+    if (!runtime || message.type !== 'run') return;
     try {
       const result = await runtime.run(message.program, message.timeoutMs);
       port.post({ type: 'result', id: message.id, result });

@@ -1,6 +1,18 @@
 // Node's `process` global for programs in QuickJS (see prelude.js). Loaded before anything else.
-export const write = globalThis.__benchtop_write;
+const hostWrite = globalThis.__benchtop_write;
 delete globalThis.__benchtop_write;
+
+// The host keeps at most 1 MB of each stream (runtimes/types.ts: OUTPUT_LIMIT): never hand it more
+// than that at once, only the length of the rest, so that printing 100 MB costs no 100 MB copy.
+// Once the host says a stream is full, only lengths are passed.
+const CAP = 1 << 20;
+const full = [false, false, false];
+export const write = (fd, text) => {
+  const s = String(text);
+  if (full[fd]) full[fd] = hostWrite(fd, '', s.length);
+  else if (s.length <= CAP) full[fd] = hostWrite(fd, s);
+  else full[fd] = hostWrite(fd, s.slice(0, CAP), s.length - CAP);
+};
 
 /** Thrown by process.exit(); the host turns it into the exit code. */
 export class ExitSignal {

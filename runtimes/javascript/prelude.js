@@ -10,8 +10,14 @@ import util from 'util';
 // --- console: util.format like Node's console --------------------------------------------------
 // Node prints string arguments as they are even when the first argument is not a string; the
 // util port would quote them, so only a leading format string goes through util.format.
+// A lone string is printed as it is, as Node does ('%%' stays '%%'), and without scanning it for
+// placeholders: a 100 MB string costs its copy, not a regular-expression pass in the interpreter.
 const format = (...args) =>
-  typeof args[0] === 'string' ? util.format(...args) : args.map((a) => (typeof a === 'string' ? a : util.inspect(a))).join(' ');
+  args.length === 1 && typeof args[0] === 'string'
+    ? args[0]
+    : typeof args[0] === 'string'
+      ? util.format(...args)
+      : args.map((a) => (typeof a === 'string' ? a : util.inspect(a))).join(' ');
 const out = (...args) => write(1, format(...args) + '\n');
 const err = (...args) => write(2, format(...args) + '\n');
 const counts = new Map();

@@ -5,28 +5,39 @@
  * Timeouts are enforced inside QuickJS by an interrupt handler, so a runaway loop does not cost
  * the worker. See docs/architecture.md for why QuickJS rather than the worker's own V8.
  */
-import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten-core';
-import variant from '@jitl/quickjs-ng-wasmfile-release-sync';
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten-core';
+import baseVariant from '@jitl/quickjs-ng-wasmfile-release-sync';
 import nodeEnvironment from './node-env.generated.js';
-import type { LanguageRuntime } from '../types';
+import { OutputCapture, type LanguageRuntime } from '../types';
+
+/** The file a sandboxed worker needs from the host (it may not fetch it itself). */
+export const QUICKJS_WASM_FILE = 'quickjs.wasm';
+
+export interface JavaScriptRuntimeOptions {
+  /** QuickJS's WebAssembly binary, handed in by the host: then nothing is fetched. */
+  wasm?: ArrayBuffer;
+}
 
 const MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
 const STACK_LIMIT_BYTES = 2 * 1024 * 1024;
 const VERSION = '0.32.0';
 
 interface Streams {
-  stdout: string[];
-  stderr: string[];
+  stdout: OutputCapture;
+  stderr: OutputCapture;
 }
 
-export async function createJavaScriptRuntime(): Promise<LanguageRuntime> {
+export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions = {}): Promise<LanguageRuntime> {
+  // Compiled once; a new instance (fresh memory) is made from it whenever the old one broke.
+  const wasmModule = options.wasm ? await WebAssembly.compile(options.wasm) : null;
+  const variant = wasmModule ? newVariant(baseVariant, { wasmModule, wasmLocation: QUICKJS_WASM_FILE }) : baseVariant;
   let quickjs = await newQuickJSWASMModuleFromVariant(variant);
   return {
     description: `QuickJS-ng (quickjs-emscripten ${VERSION})`,
     async run(program, timeoutMs) {
       const started = performance.now();
       const deadline = started + timeoutMs;
-      const streams: Streams = { stdout: [], stderr: [] };
+      const streams: Streams = { stdout: new OutputCapture(), stderr: new OutputCapture() };
       const runtime = quickjs.newRuntime();
       runtime.setMemoryLimit(MEMORY_LIMIT_BYTES);
       // About 13,000 frames of simple recursion, near Node's ~11,000. Where the thread's own stack
@@ -44,17 +55,18 @@ export async function createJavaScriptRuntime(): Promise<LanguageRuntime> {
         // The WebAssembly instance itself failed (host stack overflow, out of memory): its state
         // is lost, so the next run gets a new instance.
         const overflow = e instanceof RangeError;
-        streams.stderr.push(overflow ? `RangeError: Maximum call stack size exceeded\n` : `benchtop: the JavaScript runtime failed: ${(e as Error).message}\n`);
+        streams.stderr.write(overflow ? `RangeError: Maximum call stack size exceeded\n` : `benchtop: the JavaScript runtime failed: ${(e as Error).message}\n`);
         exitCode = 1;
         quickjs = await newQuickJSWASMModuleFromVariant(variant);
       }
-      return {
+      const result = {
         exitCode: interrupted ? null : exitCode,
-        stdout: streams.stdout.join(''),
-        stderr: streams.stderr.join(''),
+        stdout: streams.stdout.text(),
+        stderr: streams.stderr.text(),
         timedOut: interrupted || exitCode === TIMED_OUT,
         durationMs: performance.now() - started,
       };
+      return streams.stdout.truncated || streams.stderr.truncated ? { ...result, truncated: true } : result;
     },
   };
 }
@@ -63,8 +75,12 @@ const TIMED_OUT = -1;
 
 /** Runs the program and its event loop; returns the exit code (TIMED_OUT for a virtual-clock timeout). */
 function execute(context: QuickJSContext, program: string, streams: Streams, timeoutMs: number): number {
-  const writeFn = context.newFunction('__benchtop_write', (fd, text) => {
-    (context.getNumber(fd) === 2 ? streams.stderr : streams.stdout).push(context.getString(text));
+  const writeFn = context.newFunction('__benchtop_write', (fd, text, dropped) => {
+    const stream = context.getNumber(fd) === 2 ? streams.stderr : streams.stdout;
+    stream.write(context.getString(text));
+    // Characters the environment did not even pass (node-process.js caps each write at 1 MB).
+    if (dropped) stream.drop(context.getNumber(dropped));
+    return stream.full ? context.true : context.false;
   });
   context.setProp(context.global, '__benchtop_write', writeFn);
   writeFn.dispose();
@@ -92,7 +108,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
       const programHandle = context.newString(program);
       const text = dumpAndDispose(call('formatUncaught', error, programHandle));
       programHandle.dispose();
-      streams.stderr.push(String(text));
+      streams.stderr.write(String(text));
       return 1;
     } finally {
       error.dispose();

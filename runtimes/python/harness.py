@@ -9,8 +9,12 @@
 #     are forgotten;
 #   - builtins, sys settings, the standard streams and the working directory are restored, and the
 #     files the program wrote are deleted.
+# It also refuses the program's imports of the modules that reach JavaScript (`js`, `pyodide`, …),
+# as `python3` would: defence in depth only, the walls are the worker's (docs/security.md).
 import ast
 import builtins
+import importlib
+import importlib.util
 import io
 import linecache
 import os
@@ -20,9 +24,14 @@ import sys
 import traceback
 
 _CORE = {"sys", "builtins", "importlib", "zipimport", "pyodide", "pyodide_js", "js", "_pyodide"}
+# Modules that lead from Python to JavaScript objects: not importable by the program.
+_BRIDGES = frozenset({"js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core", "pyodide_http", "micropip"})
 _STDLIB_PREFIXES = tuple(p for p in sys.path if p and "site-packages" not in p)
 _BUILTINS = dict(builtins.__dict__)
 _ORIGINAL_IMPORT = builtins.__import__
+_ORIGINAL_IMPORT_MODULE = importlib.import_module
+_ORIGINAL_IMPORTLIB_IMPORT = importlib.__import__
+_META_PATH = list(sys.meta_path)
 _RECURSION_LIMIT = sys.getrecursionlimit()
 _SYS_PATH = list(sys.path)
 _STREAMS = (sys.stdout, sys.stderr)
@@ -83,6 +92,35 @@ def _from_stdlib(module):
     return origin.startswith(_STDLIB_PREFIXES)
 
 
+def _is_bridge(name):
+    return isinstance(name, str) and name.partition(".")[0] in _BRIDGES
+
+
+def _no_module(name):
+    return ModuleNotFoundError(f"No module named '{name.partition('.')[0]}'", name=name)
+
+
+def _trusted_importer(globals):
+    """The import comes from a module of the standard library or of Pyodide (not the program)."""
+    if not isinstance(globals, dict):
+        return False
+    module = sys.modules.get(globals.get("__name__"))
+    return module is not None and getattr(module, "__dict__", None) is globals and _from_stdlib(module)
+
+
+def _import_module(name, package=None):
+    resolved = importlib.util.resolve_name(name, package) if isinstance(name, str) and name.startswith(".") else name
+    if _is_bridge(resolved):
+        raise _no_module(resolved)
+    return _ORIGINAL_IMPORT_MODULE(name, package)
+
+
+def _importlib_import(name, globals=None, locals=None, fromlist=(), level=0):
+    if level == 0 and _is_bridge(name):
+        raise _no_module(name)
+    return _ORIGINAL_IMPORTLIB_IMPORT(name, globals, locals, fromlist, level)
+
+
 def _imported_names(tree):
     names = set()
     for node in ast.walk(tree):
@@ -110,6 +148,8 @@ class _Guard:
             self.snapshots[name] = _Snapshot(module)
 
     def importer(self, name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and _is_bridge(name) and not _trusted_importer(globals):
+            raise _no_module(name)
         known = set(sys.modules)
         module = _ORIGINAL_IMPORT(name, globals, locals, fromlist, level)
         for new in set(sys.modules) - known:  # freshly imported: snapshot before the program runs on
@@ -141,6 +181,8 @@ def run_program(source):
         tree = compile(source, "test.py", "exec", ast.PyCF_ONLY_AST)
         guard.protect(_imported_names(tree))
         builtins.__import__ = guard.importer
+        importlib.import_module = _import_module
+        importlib.__import__ = _importlib_import
         exec(compile(tree, "test.py", "exec"), namespace)
     except SystemExit as e:
         exit_code = _exit_status(e.code)
@@ -153,7 +195,10 @@ def run_program(source):
         linecache.cache.pop("test.py", None)
         builtins.__dict__.clear()
         builtins.__dict__.update(_BUILTINS)
+        importlib.import_module = _ORIGINAL_IMPORT_MODULE
+        importlib.__import__ = _ORIGINAL_IMPORTLIB_IMPORT
         guard.reset()
+        sys.meta_path[:] = _META_PATH
         sys.setrecursionlimit(_RECURSION_LIMIT)
         sys.path[:] = _SYS_PATH
         sys.stdout, sys.stderr = _STREAMS

@@ -4,7 +4,7 @@
  * A program that cannot even be parsed fails like tsx does: an error on stderr and exit code 1.
  */
 import { transform } from 'sucrase';
-import { createJavaScriptRuntime } from '../javascript/quickjs';
+import { createJavaScriptRuntime, type JavaScriptRuntimeOptions } from '../javascript/quickjs';
 import type { LanguageRuntime } from '../types';
 
 const SUCRASE_VERSION = '3.35.1';
@@ -19,8 +19,8 @@ export function transpileTypeScript(program: string): string {
   }).code;
 }
 
-export async function createTypeScriptRuntime(): Promise<LanguageRuntime> {
-  const javascript = await createJavaScriptRuntime();
+export async function createTypeScriptRuntime(options: JavaScriptRuntimeOptions = {}): Promise<LanguageRuntime> {
+  const javascript = await createJavaScriptRuntime(options);
   return {
     description: `sucrase ${SUCRASE_VERSION} + ${javascript.description}`,
     async run(program, timeoutMs) {

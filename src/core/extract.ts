@@ -17,8 +17,11 @@ export function stripThinking(answer: string): string {
 
 // Official pattern: ``` + one or more word characters + LF, body up to the next ```.
 const COMPAT_BLOCK = /```([\p{L}\p{N}_]+)\n([\s\S]*?)```/gu;
-// Strict: any tag (c++, c#, none), optional trailing text on the fence line, CRLF.
-const STRICT_BLOCK = /```[ \t]*([^\s`]*)[^\n]*\n([\s\S]*?)```/g;
+// Strict: any tag (c++, c#, none), optional trailing text on the fence line, CRLF. The blocks are
+// those of /```[ \t]*([^\s`]*)[^\n]*\n([\s\S]*?)```/g, found by strictBlocks() in linear time (that
+// expression backtracks quadratically on a long fence line without a newline, e.g. 200 KB of
+// backticks: a hostile answer could freeze the page).
+const STRICT_TAG = /^[ \t]*([^\s`]*)/;
 const NON_CODE_TAGS = new Set(['text', 'txt', 'plaintext', 'output', 'console', 'markdown', 'md', 'log']);
 
 /**
@@ -75,10 +78,28 @@ function forceElixirModule(code: string, canonical: string): string {
   return [first, indented, last].join('\n');
 }
 
+/** The fenced blocks of the strict rule, in order (see STRICT_TAG). */
+function strictBlocks(text: string): Array<{ tag: string; body: string }> {
+  const blocks: Array<{ tag: string; body: string }> = [];
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('```', from);
+    if (open === -1) break;
+    const newline = text.indexOf('\n', open + 3);
+    if (newline === -1) break; // no later fence has a newline after it either
+    const close = text.indexOf('```', newline + 1);
+    if (close === -1) break; // nor a closing fence
+    const tag = STRICT_TAG.exec(text.slice(open + 3, newline))![1]!;
+    blocks.push({ tag, body: text.slice(newline + 1, close) });
+    from = close + 3;
+  }
+  return blocks;
+}
+
 function extractStrict(answer: string, language: LanguageId): Extraction {
   const normalized = answer.replace(/\r\n/g, '\n');
-  const blocks = [...normalized.matchAll(STRICT_BLOCK)]
-    .map((m) => ({ tag: m[1]!.toLowerCase(), body: m[2]! }))
+  const blocks = strictBlocks(normalized)
+    .map((b) => ({ tag: b.tag.toLowerCase(), body: b.body }))
     .filter((b) => b.body.trim() !== '');
   const ofLanguage = blocks.find((b) => b.tag && normalizeLanguage(b.tag) === language);
   if (ofLanguage) return { code: ofLanguage.body, how: `strict: first block tagged ${language}` };

@@ -39,7 +39,14 @@ export interface LoadedDataset {
   errors: LoadError[];
   /** Language ids that are not one of the 20, with how many records used each. */
   unknownLanguages: Record<string, number>;
+  /** Lines that loaded after a repair (invalid UTF-8 bytes replaced by U+FFFD). */
+  warnings?: LoadError[];
+  /** Errors past the first MAX_LISTED_ERRORS: counted, not listed. */
+  moreErrors?: number;
 }
+
+/** At most this many errors (and as many warnings) are kept with their messages. */
+export const MAX_LISTED_ERRORS = 1000;
 
 const REQUIRED = ['question', 'canonical_solution', 'demo_test_func', 'full_test_func', 'language', 'difficulty'] as const;
 
@@ -53,46 +60,272 @@ export function validateRecord(value: unknown): { record: BenchRecord; language:
   if (notString.length) return `field${notString.length > 1 ? 's' : ''} ${notString.join(', ')} must be text`;
   if (obj.output !== undefined && obj.output !== null && typeof obj.output !== 'string') return 'field output must be text';
   const language = normalizeLanguage(obj.language as string);
-  if (!language) return `unknown language "${obj.language}"`;
+  if (!language) return `unknown language "${clip(obj.language as string)}"`;
   return { record: obj as BenchRecord, language };
 }
 
-/** Parses JSONL text. A bad line is reported as `line N: <what is wrong>`; the rest still loads. */
-export function parseDataset(text: string): LoadedDataset {
-  const problems: Problem[] = [];
-  const errors: LoadError[] = [];
-  const unknownLanguages: Record<string, number> = {};
-  const lines = text.replace(/^\uFEFF/, '').split('\n');
-  lines.forEach((raw, i) => {
-    const line = i + 1;
+/** Keeps a quoted value short in a message. */
+function clip(text: string, max = 60): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** Collects problems, errors and warnings line by line (shared by the text and stream parsers). */
+class DatasetBuilder {
+  readonly problems: Problem[] = [];
+  readonly errors: LoadError[] = [];
+  readonly warnings: LoadError[] = [];
+  readonly unknownLanguages: Record<string, number> = Object.create(null) as Record<string, number>;
+  private moreErrors = 0;
+  private moreWarnings = 0;
+
+  error(line: number, message: string): void {
+    if (this.errors.length < MAX_LISTED_ERRORS) this.errors.push({ line, message });
+    else this.moreErrors++;
+  }
+
+  warn(line: number, message: string): void {
+    if (this.warnings.length < MAX_LISTED_ERRORS) this.warnings.push({ line, message });
+    else this.moreWarnings++;
+  }
+
+  /** One line of text (without its newline). */
+  line(raw: string, line: number): void {
     if (raw.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch (e) {
-      errors.push({ line, message: `not valid JSON (${(e as Error).message})` });
+      this.error(line, `not valid JSON (${clip((e as Error).message, 120)})`);
       return;
     }
     const checked = validateRecord(value);
     if (typeof checked === 'string') {
-      errors.push({ line, message: checked });
+      this.error(line, checked);
       const lang = (value as { language?: unknown })?.language;
       if (checked.startsWith('unknown language') && typeof lang === 'string') {
-        unknownLanguages[lang] = (unknownLanguages[lang] ?? 0) + 1;
+        this.unknownLanguages[lang] = (this.unknownLanguages[lang] ?? 0) + 1;
       }
       return;
     }
     const { record, language } = checked;
-    problems.push({
+    this.problems.push({
       id: typeof record.id === 'string' && record.id ? record.id : problemId(language, record.question),
-      index: problems.length,
+      index: this.problems.length,
       line,
       language,
       difficulty: record.difficulty.trim().toLowerCase(),
       record,
     });
-  });
-  return { problems, errors, unknownLanguages };
+  }
+
+  result(): LoadedDataset {
+    const dataset: LoadedDataset = { problems: this.problems, errors: this.errors, unknownLanguages: { ...this.unknownLanguages } };
+    if (this.warnings.length) dataset.warnings = this.warnings;
+    if (this.moreWarnings) this.warnings.push({ line: this.warnings.at(-1)!.line, message: `… and ${this.moreWarnings} more lines with warnings` });
+    if (this.moreErrors) dataset.moreErrors = this.moreErrors;
+    return dataset;
+  }
+}
+
+/** Parses JSONL text. A bad line is reported as `line N: <what is wrong>`; the rest still loads. */
+export function parseDataset(text: string): LoadedDataset {
+  const builder = new DatasetBuilder();
+  text.replace(/^\uFEFF/, '').split('\n').forEach((raw, i) => builder.line(raw, i + 1));
+  return builder.result();
+}
+
+// ── streaming ─────────────────────────────────────────────────────────────────────────────────
+
+export interface StreamProgress {
+  /** Bytes read so far. */
+  bytes: number;
+  /** Lines parsed so far. */
+  lines: number;
+  /** Problems loaded so far. */
+  problems: number;
+}
+
+export interface DatasetStreamOptions {
+  onProgress?: (progress: StreamProgress) => void;
+  signal?: AbortSignal;
+  /**
+   * Give the event loop a turn after this many milliseconds of parsing (default 12), so that a
+   * page stays responsive while a 100 MB file loads.
+   */
+  sliceMs?: number;
+  /** A longer line is skipped with an error instead of being held in memory (default 64 MB). */
+  maxLineBytes?: number;
+}
+
+/** Total bytes read from the stream, beside what a text parse returns. */
+export interface StreamedDataset extends LoadedDataset {
+  bytes: number;
+}
+
+const NEWLINE = 0x0a;
+const DEFAULT_MAX_LINE_BYTES = 64 << 20;
+
+/** Recognises files that are not UTF-8 JSONL at all, from their first bytes. */
+function sniffFormat(head: Uint8Array): string | null {
+  const starts = (...bytes: number[]) => bytes.every((b, i) => head[i] === b);
+  if (starts(0xff, 0xfe) || starts(0xfe, 0xff)) return 'the file is UTF-16 text (it starts with a UTF-16 byte order mark); JSONL must be UTF-8';
+  if (starts(0x1f, 0x8b)) return 'the file is gzip-compressed; decompress it first';
+  if (starts(0x50, 0x4b, 0x03, 0x04)) return 'the file is a zip archive; extract the .jsonl file first';
+  return null;
+}
+
+/**
+ * Parses JSONL from a byte stream, line by line, without holding the whole text: lines are cut at
+ * newline bytes (never inside a UTF-8 sequence), each is decoded on its own, and a line with
+ * invalid UTF-8 loads with U+FFFD in place of the bad bytes and a warning naming it. Progress is
+ * reported as it goes, and the event loop gets a turn every `sliceMs`.
+ */
+export class DatasetStreamParser {
+  private readonly builder = new DatasetBuilder();
+  // ignoreBOM: a byte-order mark is dropped at the start of the file only (as parseDataset does).
+  private readonly strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private readonly lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+  private readonly maxLineBytes: number;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private oversized = false;
+  private lineNumber = 1;
+  private stopped = false;
+  bytes = 0;
+
+  constructor(options: Pick<DatasetStreamOptions, 'maxLineBytes'> = {}) {
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  get progress(): StreamProgress {
+    return { bytes: this.bytes, lines: this.lineNumber - 1, problems: this.builder.problems.length };
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.bytes === 0 && chunk.length) {
+      const wrong = sniffFormat(chunk);
+      if (wrong) {
+        this.builder.error(1, wrong);
+        this.stopped = true;
+      }
+    }
+    this.bytes += chunk.length;
+    if (this.stopped) return;
+    let start = 0;
+    for (;;) {
+      const end = chunk.indexOf(NEWLINE, start);
+      if (end === -1) break;
+      if (this.pending.length === 0 && !this.oversized && end - start <= this.maxLineBytes) {
+        // A whole line inside this chunk: decoded in place, no copy.
+        this.endLine(chunk.subarray(start, end));
+      } else {
+        this.take(chunk.subarray(start, end), false);
+        this.endLine();
+      }
+      start = end + 1;
+    }
+    // The start of a line that continues in the next chunk: copied, the stream may reuse its buffer.
+    if (start < chunk.length) this.take(chunk.subarray(start), true);
+  }
+
+  finish(): StreamedDataset {
+    if (!this.stopped && (this.pendingBytes > 0 || this.oversized)) this.endLine();
+    return { ...this.builder.result(), bytes: this.bytes };
+  }
+
+  private take(part: Uint8Array, copy: boolean): void {
+    if (this.oversized || part.length === 0) return;
+    if (this.pendingBytes + part.length > this.maxLineBytes) {
+      this.oversized = true;
+      this.pending = [];
+      this.pendingBytes = 0;
+      return;
+    }
+    this.pending.push(copy ? part.slice() : part);
+    this.pendingBytes += part.length;
+  }
+
+  private endLine(whole?: Uint8Array): void {
+    const line = this.lineNumber++;
+    if (this.oversized) {
+      this.builder.error(line, `longer than ${Math.round(this.maxLineBytes / (1 << 20))} MB: skipped`);
+      this.oversized = false;
+      return;
+    }
+    const bytes = whole ?? (this.pending.length === 1 ? this.pending[0]! : concat(this.pending, this.pendingBytes));
+    this.pending = [];
+    this.pendingBytes = 0;
+    let text: string;
+    try {
+      text = this.strict.decode(bytes);
+    } catch {
+      text = this.lenient.decode(bytes);
+      this.builder.warn(line, 'invalid UTF-8 bytes, replaced with U+FFFD (�)');
+    }
+    this.builder.line(line === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text, line);
+  }
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** Parsing between two checks of the clock: about a millisecond's work. */
+const SLICE_BYTES = 64 << 10;
+
+/**
+ * Parses a JSONL byte stream (a File's or a fetch Response's body, or any async iterable of
+ * chunks). Rejects with an AbortError when `signal` aborts; otherwise never rejects for the
+ * content: every problem with it is a line error or warning in the result.
+ */
+export async function parseDatasetStream(
+  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  options: DatasetStreamOptions = {},
+): Promise<StreamedDataset> {
+  const parser = new DatasetStreamParser(options);
+  const sliceMs = options.sliceMs ?? 12;
+  let sliceStart = performance.now();
+  const reader = 'getReader' in source ? source.getReader() : null;
+  const iterator = reader ? null : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  try {
+    options.onProgress?.(parser.progress);
+    for (;;) {
+      if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new DOMException('Loading was cancelled', 'AbortError');
+      const { done, value } = reader ? await reader.read() : await iterator!.next();
+      if (done) break;
+      // Big chunks are parsed a slice at a time, so that no single task runs long.
+      for (let at = 0; at < value.length; at += SLICE_BYTES) {
+        parser.push(value.subarray(at, Math.min(value.length, at + SLICE_BYTES)));
+        if (performance.now() - sliceStart > sliceMs) {
+          options.onProgress?.(parser.progress);
+          await nextTurn();
+          sliceStart = performance.now();
+        }
+      }
+      options.onProgress?.(parser.progress);
+    }
+  } finally {
+    if (reader) {
+      try {
+        await reader.cancel();
+      } catch {
+        // Already closed.
+      }
+      reader.releaseLock();
+    } else {
+      await iterator?.return?.();
+    }
+  }
+  const result = parser.finish();
+  options.onProgress?.(parser.progress);
+  return result;
 }
 
 export function formatLoadError(e: LoadError): string {

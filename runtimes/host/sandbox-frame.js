@@ -1,0 +1,61 @@
+// The runtime frame's only script, inlined into sandbox.html (sandbox-page.ts) and allowed there by
+// its hash. The frame is loaded with sandbox="allow-scripts": an opaque origin, so neither it nor
+// its workers can open the app's storage, and its Content Security Policy allows no connection at
+// all, which its blob: workers inherit. It starts runtime workers from the code the page hands it,
+// gives each the runtime files of its language, and relays messages. It trusts only its parent.
+'use strict';
+(() => {
+  const workers = new Map();
+  const files = new Map();
+  let workerUrl = null;
+  const toPage = (message) => parent.postMessage(message, '*');
+
+  addEventListener('message', (event) => {
+    if (event.source !== parent || typeof event.data !== 'object' || event.data === null) return;
+    const m = event.data;
+    switch (m.kind) {
+      case 'code':
+        if (!workerUrl) workerUrl = URL.createObjectURL(new Blob([m.code], { type: 'text/javascript' }));
+        break;
+      case 'files':
+        files.set(m.language, m.files);
+        break;
+      case 'spawn': {
+        if (!workerUrl || workers.has(m.worker)) break;
+        const id = m.worker;
+        let worker;
+        try {
+          worker = new Worker(workerUrl, { name: 'benchtop-runtime' });
+        } catch (e) {
+          toPage({ kind: 'exit', worker: id, reason: `could not start a worker: ${e && e.message}` });
+          break;
+        }
+        workers.set(id, worker);
+        worker.addEventListener('message', (e) => toPage({ kind: 'message', worker: id, message: e.data }));
+        worker.addEventListener('messageerror', () => toPage({ kind: 'exit', worker: id, reason: 'unreadable message' }));
+        worker.addEventListener('error', (e) => {
+          e.preventDefault();
+          toPage({ kind: 'exit', worker: id, reason: e.message || 'worker error' });
+        });
+        break;
+      }
+      case 'post': {
+        const worker = workers.get(m.worker);
+        if (!worker) break;
+        let message = m.message;
+        if (message && message.type === 'init') {
+          message = { ...message, settings: { ...message.settings, files: files.get(message.language) } };
+        }
+        worker.postMessage(message);
+        break;
+      }
+      case 'terminate': {
+        const worker = workers.get(m.worker);
+        if (worker) worker.terminate();
+        workers.delete(m.worker);
+        break;
+      }
+    }
+  });
+  toPage({ kind: 'ready' });
+})();
