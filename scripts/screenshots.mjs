@@ -6,9 +6,15 @@
  *   docs/screenshot-run.png      a run in progress
  *   docs/screenshot-results.png  Pass@1, the language table and the problem list
  *   docs/screenshot-problem.png  a failing problem's detail view
+ *   docs/screenshot-provider.png the model provider settings and a provider run's live counters,
+ *                                against the local mock server of the tests (no real API is called)
+ *   docs/screenshot-runs.png     the run list and the comparison of two runs per language
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
 
@@ -34,6 +40,36 @@ if (!existsSync(executablePath)) {
   process.exit(1);
 }
 mkdirSync(docs, { recursive: true });
+
+process.chdir(root);
+
+/** The tests' mock model server (TypeScript), bundled for Node on the fly. */
+async function startMock(apiKey) {
+  const dir = mkdtempSync(join(tmpdir(), 'benchtop-mock-'));
+  const file = join(dir, 'mock-provider.mjs');
+  await build({ entryPoints: [`${root}tests/support/mock-provider.ts`], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+  const { startMockProvider } = await import(pathToFileURL(file).href);
+  rmSync(dir, { recursive: true, force: true });
+  return startMockProvider({ apiKey });
+}
+
+/** Ticks exactly these languages in the dataset panel. */
+async function selectLanguages(page, wanted) {
+  for (const box of await page.locator('[data-testid^="filter-language-"]').all()) {
+    const language = (await box.getAttribute('data-testid')).slice('filter-language-'.length);
+    if ((await box.isChecked()) !== wanted.includes(language)) await box.click();
+  }
+}
+
+/** Clicks and waits until the evaluation it starts has ended. */
+async function evaluate(page, action) {
+  const before = await page.evaluate(() => Number(document.querySelector('main')?.getAttribute('data-session') ?? 0));
+  await action();
+  await page.waitForFunction((b) => {
+    const p = document.querySelector('[data-testid="progress"]');
+    return !!p && Number(p.getAttribute('data-session')) > b && p.getAttribute('data-state') === 'done';
+  }, before, { timeout: 240_000, polling: 100 });
+}
 
 const server = await preview({
   root,
@@ -82,6 +118,61 @@ try {
   await page.waitForTimeout(700);
   await page.screenshot({ path: `${docs}screenshot-problem.png` });
   console.log('wrote docs/screenshot-problem.png');
+  await page.keyboard.press('Escape');
+
+  // The model provider: settings, then a run with live counters (the mock answers slowly).
+  const KEY = 'sk-demo-0123456789abcdef';
+  const mock = await startMock(KEY);
+  try {
+    mock.inject({ problem: '*', fault: { kind: 'slow', delayMs: 1500 }, times: Infinity });
+    const tall = await browser.newPage({ viewport: { width: 1440, height: 1180 }, deviceScaleFactor: 1 });
+    tall.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+    await tall.goto(`${origin}/`);
+    await tall.getByTestId('run-button').waitFor();
+    // A self-check run of the same languages, to compare with.
+    await selectLanguages(tall, ['javascript', 'typescript']);
+    await tall.getByTestId('time-limit').fill('5');
+    await evaluate(tall, () => tall.getByTestId('run-button').click());
+
+    await tall.getByTestId('model-select').selectOption('provider');
+    await tall.getByTestId('provider-preset').selectOption('vllm');
+    await tall.getByTestId('provider-base-url').fill(mock.baseUrl('openai'));
+    await tall.getByTestId('provider-allow-origin').click();
+    await tall.waitForEvent('load');
+    await tall.getByTestId('provider-settings').waitFor();
+    await tall.getByTestId('provider-key').fill(KEY);
+    await tall.getByTestId('provider-list-models').click();
+    await tall.getByTestId('provider-models-listed').waitFor();
+    await tall.getByTestId('provider-model').fill('mock-coder');
+    await tall.getByTestId('provider-price-in').fill('0.15');
+    await tall.getByTestId('provider-price-out').fill('0.60');
+    await selectLanguages(tall, ['javascript', 'typescript']);
+    await tall.getByTestId('time-limit').fill('5');
+    await tall.getByTestId('run-button').click();
+    await tall.waitForFunction(() => {
+      const p = document.querySelector('[data-testid="progress"]');
+      return p && p.getAttribute('data-state') === 'running' && Number(p.getAttribute('data-done')) >= 6;
+    }, null, { timeout: 120_000, polling: 100 });
+    await tall.mouse.move(0, 0);
+    await tall.screenshot({ path: `${docs}screenshot-provider.png` });
+    console.log('wrote docs/screenshot-provider.png');
+    await tall.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 240_000 });
+    console.log(`provider run: ${await tall.getByTestId('pass1').textContent()}`);
+
+    // The run list, and the provider run compared with the self-check.
+    await tall.getByTestId('view-runs').click();
+    const rows = tall.getByTestId('run-row');
+    await rows.nth(0).getByTestId('run-pick').check();
+    await rows.nth(1).getByTestId('run-pick').check();
+    await tall.getByTestId('compare-runs').click();
+    await tall.getByTestId('run-compare').waitFor();
+    await tall.setViewportSize({ width: 1440, height: 900 });
+    await tall.waitForTimeout(300);
+    await tall.screenshot({ path: `${docs}screenshot-runs.png` });
+    console.log('wrote docs/screenshot-runs.png');
+  } finally {
+    await mock.close();
+  }
 } finally {
   await browser.close();
   await server.close();

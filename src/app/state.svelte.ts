@@ -12,12 +12,22 @@ import { evaluateAll } from '../core/engine';
 import type { ExtractionMode } from '../core/extract';
 import type { LanguageId } from '../core/languages';
 import { summarize, type Summary } from '../core/metrics';
-import { DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type LoadError, type Problem } from '../core/records';
+import { DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type LoadedDataset, type LoadError, type Problem } from '../core/records';
 import type { ProblemResult } from '../core/results';
 import { canonicalModel } from '../models/canonical';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel, type RecordedAnswer } from '../models/replay';
-import type { Model } from '../models/types';
-import { fetchText, nameFromUrl, readFile, type Progress } from './lib/load';
+import { AuthenticationError, type Model } from '../models/types';
+import { createProviderModel, ProviderSettingsError, type Prices } from '../models/providers';
+import { meteredModel } from '../models/meter';
+import { addUsage, costOf, emptyTotals } from '../models/usage';
+import { problemId } from '../core/ids';
+import { normalizeLanguage } from '../core/languages';
+import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
+import { holdRunLock, RunHistory } from './history.svelte';
+import { download, fileStem, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from './lib/exports';
+import { ProviderForm } from './provider.svelte';
+import { allowConnectOrigin } from './lib/csp';
+import { BlockedOriginError, loadDatasetFile, loadDatasetUrl, nameFromUrl, readFile, type Progress } from './lib/load';
 
 export interface Dataset {
   name: string;
@@ -26,6 +36,10 @@ export interface Dataset {
   bytes: number;
   problems: Problem[];
   errors: LoadError[];
+  /** Errors past the listed ones: counted only. */
+  moreErrors: number;
+  /** Lines that loaded after a repair (invalid UTF-8 replaced). */
+  warnings: LoadError[];
   unknownLanguages: Record<string, number>;
   /** Problem count per language, in order of first appearance. */
   languageCounts: Array<[LanguageId, number]>;
@@ -40,12 +54,20 @@ export interface AnswersFile {
   errors: string[];
 }
 
-export type ModelChoice = 'canonical' | 'demo-answers' | 'dataset-output' | 'answers-file';
+export type ModelChoice = 'canonical' | 'demo-answers' | 'dataset-output' | 'answers-file' | 'provider';
 
-export type RunState = 'running' | 'stopping' | 'done' | 'stopped' | 'failed';
+/**
+ * `interrupted`: stored as running, but no tab runs it (the tab was closed or reloaded);
+ * `elsewhere`: another tab of this browser is running it.
+ */
+export type RunState = 'running' | 'stopping' | 'done' | 'stopped' | 'failed' | 'interrupted' | 'elsewhere';
 
 /** One run: a snapshot of what was asked, so later changes to the settings do not alter it. */
 export interface Run {
+  /** The stored run's id; null for a run that could not start. */
+  id: string | null;
+  /** The run as stored (its source, settings and counts when it was opened). */
+  record: RunRecord | null;
   datasetName: string;
   modelId: string;
   modelLabel: string;
@@ -61,11 +83,72 @@ export interface Run {
 
 export const DEMO_ANSWERS_NAME = 'demo-answers.jsonl';
 
-function describeDataset(name: string, source: string, text: string): Dataset {
-  const parsed = parseDataset(text);
+/** Live figures of the run going on: provider requests, tokens, retries. */
+export interface LiveCounters {
+  /** Requests in flight (retries included). */
+  inFlight: number;
+  /** Answers received in this page, and requests that failed after their retries. */
+  received: number;
+  failed: number;
+  retries: number;
+  /** The latest retry, for the status line. */
+  lastRetry: string | null;
+  /** Tokens of the whole run (answers stored before this page included). */
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  prices?: Partial<Prices>;
+}
+
+const emptyCounters = (): LiveCounters => ({ inFlight: 0, received: 0, failed: 0, retries: 0, lastRetry: null, inputTokens: 0, outputTokens: 0, reasoningTokens: 0 });
+
+const MODEL_CHOICE_KEY = 'benchtop.model-choice';
+
+/** The answer source chosen last time, when it is one that needs no file. */
+function savedModelChoice(): ModelChoice | null {
+  try {
+    const saved = localStorage.getItem(MODEL_CHOICE_KEY);
+    return saved === 'canonical' || saved === 'demo-answers' || saved === 'provider' ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveModelChoice(choice: ModelChoice): void {
+  try {
+    if (choice === 'canonical' || choice === 'demo-answers' || choice === 'provider') localStorage.setItem(MODEL_CHOICE_KEY, choice);
+  } catch {
+    /* storage disabled */
+  }
+}
+
+const timeLimitText = (seconds: number | null) => (seconds ? `${seconds} s per run` : 'official per language');
+
+/**
+ * The signal for a provider request: the user's Stop lets requests in flight finish (their
+ * answers are paid for and kept); only a stop of the whole run (a refused key) aborts them.
+ */
+function untilAuthStop(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const inner = new AbortController();
+  const follow = () => {
+    if (signal.reason instanceof AuthenticationError) inner.abort(signal.reason);
+  };
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  return inner.signal;
+}
+
+/** A URL to load right after the page reloads with a newly allowed origin (allowOriginAndReload). */
+const PENDING_URL_KEY = 'benchtop.pending-dataset-url';
+
+const demoDataset = () => describeDataset('demo.jsonl', 'embedded demo set', parseDataset(demoText), new TextEncoder().encode(demoText).byteLength);
+
+function describeDataset(name: string, source: string, parsed: LoadedDataset, bytes: number): Dataset {
   if (parsed.problems.length === 0) {
     const first = parsed.errors[0];
-    const why = first ? `no valid records (${formatLoadError(first)}${parsed.errors.length > 1 ? `, and ${parsed.errors.length - 1} more errors` : ''})` : 'the file is empty';
+    const others = parsed.errors.length - 1 + (parsed.moreErrors ?? 0);
+    const why = first ? `no valid records (${formatLoadError(first)}${others > 0 ? `, and ${others} more errors` : ''})` : 'the file is empty';
     throw new Error(`Could not load ${source}: ${why}`);
   }
   const languageCounts = new Map<LanguageId, number>();
@@ -77,9 +160,11 @@ function describeDataset(name: string, source: string, text: string): Dataset {
   return {
     name,
     source,
-    bytes: new TextEncoder().encode(text).byteLength,
+    bytes,
     problems: parsed.problems,
     errors: parsed.errors,
+    moreErrors: parsed.moreErrors ?? 0,
+    warnings: parsed.warnings ?? [],
     unknownLanguages: parsed.unknownLanguages,
     languageCounts: [...languageCounts.entries()],
     difficultyCounts,
@@ -92,12 +177,28 @@ function describeAnswers(name: string, text: string): AnswersFile {
   if (answers.length === 0) {
     throw new Error(`Could not load answers from ${name}: no line has an "output" text${errors[0] ? ` (${errors[0]})` : ''}`);
   }
+  // A file in the official format (input records + output) has no ids: each line's problem is
+  // known from its language and question, as in the dataset, so a subset still matches.
+  let n = 0;
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    let line: { output?: unknown; question?: unknown; language?: unknown };
+    try {
+      line = JSON.parse(raw) as typeof line;
+    } catch {
+      continue;
+    }
+    if (typeof line?.output !== 'string') continue;
+    const answer = answers[n++];
+    const language = typeof line.language === 'string' ? normalizeLanguage(line.language) : null;
+    if (answer && !answer.id && language && typeof line.question === 'string') answer.id = problemId(language, line.question);
+  }
   return { name, answers, errors };
 }
 
 export class AppState {
   // ── dataset ────────────────────────────────────────────────────────────────────────────────
-  dataset = $state.raw<Dataset>(describeDataset('demo.jsonl', 'embedded demo set', demoText));
+  dataset = $state.raw<Dataset>(demoDataset());
   /** Languages to run; all of the dataset's languages when it loads. */
   languages = $state<string[]>([]);
   difficulties = $state<string[]>([...DIFFICULTIES]);
@@ -105,6 +206,10 @@ export class AppState {
   limit = $state<number | null>(null);
   loading = $state<{ what: string; progress: Progress } | null>(null);
   loadError = $state<string | null>(null);
+  /** The origin whose connection the page's policy refused in the last load, if that was the cause. */
+  loadBlockedOrigin = $state<string | null>(null);
+  /** The URL of the last load, kept for allowOriginAndReload. */
+  private lastUrl: string | null = null;
   private loadController: AbortController | null = null;
 
   // ── model and settings ─────────────────────────────────────────────────────────────────────
@@ -117,6 +222,8 @@ export class AppState {
   concurrency = $state(2);
   /** Per-run time limit in seconds; null = the official limit of each language. */
   timeLimitSeconds = $state<number | null>(null);
+  /** The "Model provider" settings (the key stays in its memory). */
+  readonly provider = new ProviderForm();
 
   // ── run ────────────────────────────────────────────────────────────────────────────────────
   run = $state.raw<Run | null>(null);
@@ -129,6 +236,16 @@ export class AppState {
   /** Ticks while a run is going, for elapsed time and ETA. */
   now = $state(Date.now());
   private runController: AbortController | null = null;
+  /** Requests, tokens and retries of the run going on in this page. */
+  counters = $state<LiveCounters>(emptyCounters());
+  /** Past runs (IndexedDB), interrupted runs, comparison. */
+  readonly history = new RunHistory();
+  /** A write to the run store failed during the current run (the run goes on). */
+  storeError = $state<string | null>(null);
+  /** Counts the evaluations started in this page (a new run, a continuation, a retry). */
+  runSession = $state(0);
+  /** Which page is shown: set-up and results, or the run list. */
+  view = $state<'evaluate' | 'runs'>('evaluate');
   private executor: (Executor & { describe?(language: LanguageId): string }) | null = null;
   executorError = $state<string | null>(null);
 
@@ -149,6 +266,11 @@ export class AppState {
     } catch (e) {
       this.executorError = `Could not start the runtimes: ${(e as Error).message}`;
     }
+    this.resumePendingLoad();
+    this.modelChoice = savedModelChoice() ?? this.modelChoice;
+    $effect.root(() => {
+      $effect(() => saveModelChoice(this.modelChoice));
+    });
   }
 
   /** Languages that have a runtime in this page. */
@@ -168,14 +290,29 @@ export class AppState {
 
   summary: Summary = $derived(summarize([...this.results.values()]));
 
+  /** A run is being set up (stored, its answers read) and will start in a moment. */
+  private starting = $state(false);
+
   get running(): boolean {
-    return this.run?.state === 'running' || this.run?.state === 'stopping';
+    return this.starting || this.run?.state === 'running' || this.run?.state === 'stopping';
+  }
+
+  /** Runs `task` unless a run is going on or starting, so a double click starts one run. */
+  private async exclusive(task: () => Promise<void>): Promise<void> {
+    if (this.running) return;
+    this.starting = true;
+    try {
+      await task();
+    } finally {
+      this.starting = false;
+    }
   }
 
   get modelOptions(): Array<{ value: ModelChoice; label: string }> {
     const options: Array<{ value: ModelChoice; label: string }> = [
       { value: 'canonical', label: 'Canonical solutions (self-check)' },
       { value: 'demo-answers', label: 'Recorded demo answers' },
+      { value: 'provider', label: 'Model provider (your API key)' },
     ];
     if (this.dataset.hasOutput) options.push({ value: 'dataset-output', label: 'Answers in the dataset (output field)' });
     if (this.answersFile) options.push({ value: 'answers-file', label: `Answers from ${this.answersFile.name} (${this.answersFile.answers.length})` });
@@ -183,20 +320,76 @@ export class AppState {
   }
 
   get modelLabel(): string {
+    if (this.modelChoice === 'provider') return this.provider.label;
     return this.modelOptions.find((o) => o.value === this.modelChoice)?.label ?? this.modelChoice;
   }
 
-  private buildModel(): Model {
+  /** Parallel problems for the chosen source: the provider's own setting, or the general one. */
+  get activeConcurrency(): number {
+    const n = this.modelChoice === 'provider' ? this.provider.concurrency : this.concurrency;
+    return Math.max(1, Math.floor(n) || 1);
+  }
+
+  /**
+   * What a new run stores about where its answers come from. Recorded answers from a file keep
+   * only those of the run's problems, by problem id, so the run can be continued without the file.
+   */
+  private sourceFor(problems: readonly Problem[]): RunSource {
     switch (this.modelChoice) {
       case 'canonical':
-        return canonicalModel;
       case 'demo-answers':
-        return replayAnswersModel(DEMO_ANSWERS_NAME, this.demoAnswers.answers);
       case 'dataset-output':
-        return replayOwnOutputModel;
+        return { kind: this.modelChoice };
+      case 'answers-file': {
+        const file = this.answersFile;
+        if (!file) throw new Error('no answers file loaded');
+        const byId = new Map(file.answers.filter((a) => a.id).map((a) => [a.id!, a.output]));
+        const answers = problems
+          .map((p) => ({ id: p.id, output: byId.size ? byId.get(p.id) : file.answers[p.index]?.output }))
+          .filter((a): a is { id: string; output: string } => a.output !== undefined);
+        return { kind: 'answers-file', name: file.name, answers };
+      }
+      case 'provider': {
+        const why = this.provider.problems;
+        if (why.length) throw new Error(why.join(' '));
+        return this.provider.runSource();
+      }
+    }
+  }
+
+  /** The model that answers for a stored run (a provider's with this page's key for it). */
+  private modelFor(record: RunRecord): { model: Model; prices?: Partial<Prices> } {
+    const source = record.source;
+    switch (source.kind) {
+      case 'canonical':
+        return { model: canonicalModel };
+      case 'demo-answers':
+        return { model: replayAnswersModel(DEMO_ANSWERS_NAME, this.demoAnswers.answers) };
+      case 'dataset-output':
+        return { model: replayOwnOutputModel };
       case 'answers-file':
-        if (!this.answersFile) throw new Error('no answers file loaded');
-        return replayAnswersModel(this.answersFile.name, this.answersFile.answers);
+        return { model: replayAnswersModel(source.name, source.answers) };
+      case 'provider': {
+        if (!this.provider.hasKeyFor(source)) {
+          // Show that provider in the form, so the key typed next is the one for it.
+          this.provider.applyRunSource(source);
+          this.modelChoice = 'provider';
+          throw new Error(`Enter your API key for ${source.presetName} in the Model panel (it is kept in memory only), then press Continue (or Retry errors) again.`);
+        }
+        const settings = this.provider.settingsFor(source, record.modelId);
+        try {
+          const model = createProviderModel(settings, {
+            onRetry: (info, problem) => {
+              this.counters.retries++;
+              this.counters.lastRetry = `${problem ? `problem ${problem.id}: ` : ''}${info.error.message} — retry ${info.retry} in ${(info.delayMs / 1000).toFixed(1)} s`;
+            },
+          });
+          return { model, prices: source.prices };
+        } catch (e) {
+          if (e instanceof ProviderSettingsError) throw new Error(`Check the provider settings: ${e.message}`);
+          throw e;
+        }
+      }
     }
   }
 
@@ -212,30 +405,34 @@ export class AppState {
   async loadUrl(url: string): Promise<void> {
     url = url.trim();
     if (!url || this.loading) return;
-    await this.load(url, (signal, onProgress) => fetchText(url, onProgress, signal), nameFromUrl(url));
+    this.lastUrl = url;
+    await this.load(url, (signal, onProgress) => loadDatasetUrl(url, onProgress, signal), nameFromUrl(url));
   }
 
   async loadFile(file: File): Promise<void> {
     if (this.loading) return;
-    await this.load(file.name, (_signal, onProgress) => readFile(file, onProgress), file.name);
+    this.lastUrl = null;
+    await this.load(file.name, (signal, onProgress) => loadDatasetFile(file, onProgress, signal), file.name);
   }
 
   private async load(
     what: string,
-    read: (signal: AbortSignal, onProgress: (p: Progress) => void) => Promise<string>,
+    read: (signal: AbortSignal, onProgress: (p: Progress) => void) => Promise<LoadedDataset & { bytes: number }>,
     name: string,
   ): Promise<void> {
     this.loadError = null;
+    this.loadBlockedOrigin = null;
     this.loadController = new AbortController();
     this.loading = { what, progress: { loaded: 0, total: null } };
     try {
-      const text = await read(this.loadController.signal, (progress) => {
+      const parsed = await read(this.loadController.signal, (progress) => {
         this.loading = { what, progress };
       });
-      this.useDataset(describeDataset(name, what, text));
+      this.useDataset(describeDataset(name, what, parsed, parsed.bytes));
     } catch (e) {
       const error = e as Error;
       this.loadError = error.name === 'AbortError' ? `Loading ${what} was cancelled` : error.message;
+      if (error instanceof BlockedOriginError) this.loadBlockedOrigin = error.origin;
     } finally {
       this.loading = null;
       this.loadController = null;
@@ -248,7 +445,36 @@ export class AppState {
 
   useEmbeddedDemo(): void {
     this.loadError = null;
-    this.useDataset(describeDataset('demo.jsonl', 'embedded demo set', demoText));
+    this.useDataset(demoDataset());
+  }
+
+  /**
+   * Allows the origin the page's policy refused (saved as a setting), then reloads the page, which
+   * builds its policy anew and loads the same URL again (docs/security.md).
+   */
+  allowOriginAndReload(): void {
+    const origin = this.loadBlockedOrigin;
+    if (!origin) return;
+    try {
+      allowConnectOrigin(origin);
+      if (this.lastUrl) sessionStorage.setItem(PENDING_URL_KEY, this.lastUrl);
+    } catch (e) {
+      this.loadError = (e as Error).message;
+      this.loadBlockedOrigin = null;
+      return;
+    }
+    location.reload();
+  }
+
+  private resumePendingLoad(): void {
+    let url: string | null = null;
+    try {
+      url = sessionStorage.getItem(PENDING_URL_KEY);
+      sessionStorage.removeItem(PENDING_URL_KEY);
+    } catch {
+      return;
+    }
+    if (url) void this.loadUrl(url);
   }
 
   // ── commands: model ────────────────────────────────────────────────────────────────────────
@@ -266,88 +492,312 @@ export class AppState {
 
   // ── commands: run ──────────────────────────────────────────────────────────────────────────
 
-  async start(): Promise<void> {
-    if (this.running) return;
+  /** Starts a new run of the selected problems; it is stored before the first question is asked. */
+  start(): Promise<void> {
+    return this.exclusive(() => this.startNew());
+  }
+
+  private async startNew(): Promise<void> {
     const problems = this.selection;
     if (problems.length === 0) return;
-    const executor = this.executor;
-    let model: Model;
+    let source: RunSource;
     try {
-      if (!executor) throw new Error(this.executorError ?? 'no executor');
-      model = this.buildModel();
+      if (!this.executor) throw new Error(this.executorError ?? 'no executor');
+      source = this.sourceFor(problems);
     } catch (e) {
-      this.run = this.newRun(problems, 'failed', (e as Error).message);
+      this.showFailure(problems, (e as Error).message);
       return;
     }
-    // Marks a problem as in progress when the engine asks for its answer.
-    const tracked: Model = {
-      id: model.id,
-      answer: (problem, signal) => {
-        this.inFlight.add(problem.index);
-        return model.answer(problem, signal);
-      },
+    const now = Date.now();
+    const record: RunRecord = {
+      id: newRunId(),
+      modelId: source.kind === 'provider' ? this.provider.settings().id! : this.modelIdFor(source),
+      modelLabel: this.modelLabel,
+      source,
+      datasetName: this.dataset.name,
+      datasetSource: this.dataset.source,
+      mode: this.mode,
+      timeLimitSeconds: this.timeLimitSeconds,
+      concurrency: this.activeConcurrency,
+      problemCount: problems.length,
+      languages: [...new Set(problems.map((p) => p.language))],
+      createdAt: now,
+      startedAt: now,
+      finishedAt: null,
+      state: 'running',
+      error: null,
+      counts: emptyCounts(),
     };
+    const store = await this.history.ready;
+    try {
+      await store.createRun(record, problems);
+    } catch (e) {
+      this.showFailure(problems, `Could not store the run, so it was not started: ${(e as Error).message}`);
+      return;
+    }
+    await this.execute(record, problems, problems, new Map(), []);
+  }
+
+  private modelIdFor(source: RunSource): string {
+    if (source.kind === 'demo-answers') return `replay:${DEMO_ANSWERS_NAME}`;
+    if (source.kind === 'answers-file') return `replay:${source.name}`;
+    if (source.kind === 'dataset-output') return 'replay';
+    return source.kind;
+  }
+
+  /** A run that could not start: shown with its reason, not stored. */
+  private showFailure(problems: Problem[], error: string): void {
+    const now = Date.now();
+    this.now = now;
+    this.run = {
+      id: null,
+      record: null,
+      datasetName: this.dataset.name,
+      modelId: this.modelChoice,
+      modelLabel: this.modelLabel,
+      mode: this.mode,
+      timeLimit: timeLimitText(this.timeLimitSeconds),
+      concurrency: this.activeConcurrency,
+      problems,
+      startedAt: now,
+      finishedAt: now,
+      state: 'failed',
+      error,
+    };
+  }
+
+  /**
+   * Imports a file in the official format (input records with the model's answer in `output`):
+   * loads it as the dataset and re-scores its answers here, offline, as a new run.
+   */
+  async importAnswers(file: File): Promise<void> {
+    if (this.running) return;
+    this.view = 'evaluate';
+    await this.loadFile(file);
+    if (this.loadError) return;
+    if (!this.dataset.hasOutput) {
+      this.loadError = `${file.name} has no "output" field: it holds no answers to re-score (it is loaded as a dataset).`;
+      return;
+    }
+    this.modelChoice = 'dataset-output';
+    await this.start();
+  }
+
+  /** Loads a stored run into the results view (without running anything). */
+  async openRun(id: string): Promise<RunData | null> {
+    if (this.running) return null;
+    const data = await this.loadRunData(id);
+    if (!data) return null;
+    this.showRun(data.run, [...data.problems], [...data.results.values()], false);
+    this.view = 'evaluate';
+    return data;
+  }
+
+  /**
+   * Continues a stored run: problems with a result keep it, the others are evaluated, and any
+   * problem whose answer is stored is evaluated from it, without asking the model again.
+   */
+  continueRun(id: string): Promise<void> {
+    return this.exclusive(() => this.resume(id, 'missing'));
+  }
+
+  /** Evaluates again the problems of the shown run that ended in INFRA_ERROR (and only those). */
+  retryErrors(): Promise<void> {
+    const id = this.run?.id;
+    return id ? this.exclusive(() => this.resume(id, 'errors')) : Promise.resolve();
+  }
+
+  private async resume(id: string, which: 'missing' | 'errors'): Promise<void> {
+    const data = await this.loadRunData(id);
+    if (!data) return;
+    this.showRun(data.run, [...data.problems], [...data.results.values()], false);
+    this.view = 'evaluate';
+    const { run: record, problems } = data;
+    const kept = [...data.results.values()].filter((r) => which === 'missing' || r.verdict !== 'infra_error');
+    const keptIds = new Set(kept.map((r) => r.id));
+    const todo = problems.filter((p) => !keptIds.has(p.id));
+    if (!todo.length) return;
+    try {
+      if (!this.executor) throw new Error(this.executorError ?? 'no executor');
+      this.modelFor(record);
+    } catch (e) {
+      if (this.run) this.run = { ...this.run, error: (e as Error).message };
+      return;
+    }
+    await this.execute(record, [...problems], todo, new Map(data.answers), kept);
+  }
+
+  private async loadRunData(id: string): Promise<RunData | null> {
+    const store = await this.history.ready;
+    const run = await store.getRun(id);
+    if (!run) return null;
+    const [problems, results, answers] = await Promise.all([store.problems(id), store.results(id), store.answers(id)]);
+    return { run, problems, results: new Map(results.map((r) => [r.id, r])), answers };
+  }
+
+  /** The stored run, its problems, results and answers: what the exports are made of. */
+  async currentRunData(): Promise<RunData | null> {
+    return this.run?.id ? this.loadRunData(this.run.id) : null;
+  }
+
+  async exportRun(kind: 'official' | 'results-jsonl' | 'results-csv' | 'manifest', id: string | null = this.run?.id ?? null): Promise<void> {
+    if (!id) return;
+    const data = await this.loadRunData(id);
+    if (!data) return;
+    const stem = fileStem(data.run);
+    if (kind === 'official') download(`${stem}.official.jsonl`, officialJsonl(data), 'application/jsonl');
+    else if (kind === 'results-jsonl') download(`${stem}.results.jsonl`, resultsJsonl(data), 'application/jsonl');
+    else if (kind === 'results-csv') download(`${stem}.results.csv`, resultsCsv(data), 'text/csv');
+    else download(`${stem}.manifest.json`, JSON.stringify(manifest(data), null, 2) + '\n', 'application/json');
+  }
+
+  private showRun(record: RunRecord, problems: Problem[], results: ProblemResult[], live: boolean): void {
     this.results.clear();
+    for (const r of results) this.results.set(r.index, r);
     this.inFlight.clear();
     this.selected = null;
     this.outcomeFilter = 'all';
     this.languageFilter = 'all';
-    this.runController = new AbortController();
-    const controller = this.runController;
-    this.run = this.newRun(problems, 'running', null, model.id);
-    const seconds = this.timeLimitSeconds;
-    const tick = setInterval(() => (this.now = Date.now()), 500);
+    const state: RunState = record.state === 'running' && !live ? (this.history.busy.has(record.id) ? 'elsewhere' : 'interrupted') : record.state;
+    this.now = Date.now();
+    this.run = {
+      id: record.id,
+      record,
+      datasetName: record.datasetName,
+      modelId: record.modelId,
+      modelLabel: record.modelLabel,
+      mode: record.mode,
+      timeLimit: timeLimitText(record.timeLimitSeconds),
+      concurrency: record.concurrency,
+      problems,
+      startedAt: record.startedAt,
+      finishedAt: record.finishedAt,
+      state: live ? 'running' : state,
+      error: record.error,
+    };
+    if (!live) this.counters = { ...emptyCounters(), inputTokens: record.counts.inputTokens, outputTokens: record.counts.outputTokens, reasoningTokens: record.counts.reasoningTokens, prices: record.source.kind === 'provider' ? record.source.prices : undefined };
+  }
+
+  /**
+   * Evaluates `todo` (some of `problems`) for a stored run. Every answer is stored before it is
+   * evaluated and every result as soon as it exists; answers already stored are reused.
+   */
+  private async execute(record: RunRecord, problems: Problem[], todo: Problem[], answers: Map<string, StoredAnswer>, kept: ProblemResult[]): Promise<void> {
+    const store = await this.history.ready;
+    const executor = this.executor!;
+    let built: { model: Model; prices?: Partial<Prices> };
     try {
-      await evaluateAll(problems, tracked, executor!, {
-        mode: this.mode,
-        concurrency: Math.max(1, Math.floor(this.concurrency) || 1),
+      built = this.modelFor(record);
+    } catch (e) {
+      this.showRun(record, problems, kept, false);
+      if (this.run) this.run = { ...this.run, error: (e as Error).message };
+      return;
+    }
+    const startedAt = Date.now();
+    this.runSession++;
+    record = { ...record, state: 'running', startedAt, finishedAt: null, error: null };
+    this.showRun(record, problems, kept, true);
+    this.storeError = null;
+    const usage = emptyTotals();
+    for (const a of answers.values()) addUsage(usage, a.usage);
+    this.counters = { ...emptyCounters(), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, reasoningTokens: usage.reasoningTokens, prices: built.prices };
+    const base = { ...this.counters };
+    const metered = record.source.kind === 'provider'
+      ? meteredModel(built.model, (m) => {
+          this.counters.inFlight = m.inFlight;
+          this.counters.received = m.received;
+          this.counters.failed = m.failed;
+          this.counters.inputTokens = base.inputTokens + m.inputTokens;
+          this.counters.outputTokens = base.outputTokens + m.outputTokens;
+          this.counters.reasoningTokens = base.reasoningTokens + m.reasoningTokens;
+        }).model
+      : built.model;
+    const noteStoreError = (e: unknown) => {
+      this.storeError ??= `Could not save to this browser's storage: ${(e as Error).message}. The run goes on, but what is not saved is lost on reload.`;
+    };
+    const runId = record.id;
+    const inner = metered;
+    // Marks a problem as in progress, answers from the store when it can, and stores every new
+    // answer before handing it on to be evaluated.
+    const model: Model = {
+      id: inner.id,
+      answer: async (problem, signal) => {
+        this.inFlight.add(problem.index);
+        const stored = answers.get(problem.id);
+        if (stored) return { text: stored.output, ...(stored.isCode ? { isCode: true } : {}), ...(stored.usage ? { usage: stored.usage } : {}), ...(stored.reasoning ? { reasoning: stored.reasoning } : {}) };
+        const answer = await inner.answer(problem, untilAuthStop(signal));
+        const entry: StoredAnswer = {
+          output: answer.text,
+          ...(answer.isCode ? { isCode: true } : {}),
+          ...(answer.usage ? { usage: answer.usage } : {}),
+          ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
+          receivedAt: Date.now(),
+        };
+        answers.set(problem.id, entry);
+        await store.putAnswer(runId, problem.id, entry).catch(noteStoreError);
+        return answer;
+      },
+    };
+
+    const controller = (this.runController = new AbortController());
+    let release!: () => void;
+    const running = new Promise<void>((resolve) => (release = resolve));
+    if (!(await holdRunLock(runId, running))) {
+      this.runController = null;
+      this.run = { ...this.run!, state: 'elsewhere', error: 'This run is going on in another tab of this browser: continue it there, or close that tab first.' };
+      return;
+    }
+    this.history.markBusy(runId, true);
+    await store.updateRun(runId, { state: 'running', startedAt, finishedAt: null, error: null }).catch(noteStoreError);
+    void this.history.refresh();
+    const writes: Array<Promise<void>> = [];
+    const seconds = record.timeLimitSeconds;
+    const tick = setInterval(() => (this.now = Date.now()), 500);
+    let state: RunState = 'done';
+    let error: string | null = null;
+    try {
+      await evaluateAll(todo, model, executor, {
+        mode: record.mode,
+        concurrency: record.concurrency,
         signal: controller.signal,
         timeoutMs: seconds ? () => seconds * 1000 : undefined,
         onResult: (result) => {
           this.results.set(result.index, result);
           this.inFlight.delete(result.index);
+          writes.push(store.putResult(runId, result).catch(noteStoreError));
         },
       });
-      this.finish(controller.signal.aborted ? 'stopped' : 'done', null);
+      state = controller.signal.aborted ? 'stopped' : 'done';
     } catch (e) {
-      this.finish('failed', `The run stopped with an error: ${(e as Error).message}`);
+      state = 'failed';
+      error = e instanceof AuthenticationError
+        ? `${e.message}. The run stopped at once; every answer received so far is kept. Check the key, then press Continue.`
+        : `The run stopped with an error: ${(e as Error).message}`;
     } finally {
       clearInterval(tick);
       this.inFlight.clear();
       this.runController = null;
-      this.now = Date.now();
+      await Promise.all(writes);
+      const finishedAt = Date.now();
+      this.now = finishedAt;
+      const stored = await store.updateRun(runId, { state, error, finishedAt }).catch((e: unknown) => (noteStoreError(e), null));
+      release();
+      this.history.markBusy(runId, false);
+      if (this.run?.id === runId) this.run = { ...this.run, record: stored ?? this.run.record, state, error, finishedAt };
+      void this.history.refresh();
     }
   }
 
-  private newRun(problems: Problem[], state: RunState, error: string | null, modelId: string = this.modelChoice): Run {
-    const seconds = this.timeLimitSeconds;
-    const now = Date.now();
-    this.now = now;
-    return {
-      datasetName: this.dataset.name,
-      modelId,
-      modelLabel: this.modelLabel,
-      mode: this.mode,
-      timeLimit: seconds ? `${seconds} s per run` : 'official per language',
-      concurrency: this.concurrency,
-      problems,
-      startedAt: now,
-      finishedAt: state === 'running' ? null : now,
-      state,
-      error,
-    };
-  }
-
-  private finish(state: RunState, error: string | null): void {
-    if (!this.run) return;
-    this.run = { ...this.run, state, error, finishedAt: Date.now() };
-  }
-
-  /** Stops handing out problems; those already running finish and are kept. */
+  /** Stops handing out problems; those already running finish (their answers are kept). */
   stop(): void {
-    if (this.run?.state !== 'running') return;
-    this.runController?.abort();
+    if (this.run?.state !== 'running' || !this.runController) return;
+    this.runController.abort();
     this.run = { ...this.run, state: 'stopping' };
+  }
+
+  /** Estimated cost so far of the shown run, when its prices are known. */
+  get cost(): number | undefined {
+    return costOf(this.counters, this.counters.prices);
   }
 
   /** The problems the results view lists: the run's, or the current selection before any run. */

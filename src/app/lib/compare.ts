@@ -1,0 +1,63 @@
+/** Two runs side by side: Pass@1 overall and per language, and which common problems changed. */
+import type { LanguageId } from '../../core/languages';
+import { summarize, type ScoreLine } from '../../core/metrics';
+import type { ProblemResult } from '../../core/results';
+
+export interface LanguageDelta {
+  language: LanguageId;
+  a: ScoreLine | undefined;
+  b: ScoreLine | undefined;
+  /** B's Pass@1 minus A's, in percentage points; null when either has nothing counted. */
+  delta: number | null;
+}
+
+export interface Comparison {
+  overall: { a: ScoreLine; b: ScoreLine; delta: number | null };
+  languages: LanguageDelta[];
+  /** Problems both runs evaluated (and counted). */
+  common: number;
+  /** Failed in A, passed in B. */
+  fixed: number;
+  /** Passed in A, failed in B. */
+  broken: number;
+}
+
+const points = (a: ScoreLine | undefined, b: ScoreLine | undefined): number | null =>
+  a && b && a.total && b.total ? (b.pass1 - a.pass1) * 100 : null;
+
+export function compareResults(a: readonly ProblemResult[], b: readonly ProblemResult[]): Comparison {
+  const sa = summarize(a);
+  const sb = summarize(b);
+  const languages = [...new Set([...sa.perLanguage, ...sb.perLanguage].map((l) => l.language))].sort();
+  const counted = (r: ProblemResult) => r.verdict === 'passed' || r.verdict === 'failed';
+  const byId = new Map(a.filter(counted).map((r) => [r.id, r]));
+  let common = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (const rb of b) {
+    const ra = byId.get(rb.id);
+    if (!ra || !counted(rb)) continue;
+    common++;
+    if (ra.verdict === 'failed' && rb.verdict === 'passed') fixed++;
+    if (ra.verdict === 'passed' && rb.verdict === 'failed') broken++;
+  }
+  return {
+    overall: { a: sa, b: sb, delta: points(sa, sb) },
+    languages: languages.map((language) => {
+      const la = sa.perLanguage.find((l) => l.language === language);
+      const lb = sb.perLanguage.find((l) => l.language === language);
+      return { language, a: la, b: lb, delta: points(la, lb) };
+    }),
+    common,
+    fixed,
+    broken,
+  };
+}
+
+/** "+12.5 pp", "−3.0 pp", "0.0 pp", "–". */
+export function formatDelta(delta: number | null): string {
+  if (delta === null) return '–';
+  const rounded = Math.round(delta * 10) / 10;
+  if (rounded === 0) return '0.0 pp';
+  return `${rounded > 0 ? '+' : '−'}${Math.abs(rounded).toFixed(1)} pp`;
+}

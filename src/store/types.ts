@@ -1,0 +1,149 @@
+/**
+ * Persistence of runs behind one interface (DESIGN.md): the browser keeps runs in IndexedDB
+ * (indexeddb.ts), tests and pages without IndexedDB keep them in memory (memory.ts); the CLI
+ * keeps its own JSONL journal (src/cli/journal.ts) with the same rule: every answer is stored
+ * before it is evaluated and every result as soon as it exists, keyed by (run, problem).
+ *
+ * Nothing here ever holds an API key: a run records where its answers come from (provider,
+ * base URL, settings), and the key lives only in the page's memory (or, when the user asks,
+ * in localStorage — never in this store).
+ */
+import type { ExtractionMode } from '../core/extract';
+import type { LanguageId } from '../core/languages';
+import type { Problem } from '../core/records';
+import type { ProblemResult } from '../core/results';
+import type { Prices, ProviderKind } from '../models/providers';
+import type { RecordedAnswer } from '../models/replay';
+import type { TokenUsage } from '../models/types';
+
+/** Provider settings as stored with a run: everything but the key. */
+export interface StoredProviderSettings {
+  kind: ProviderKind;
+  baseUrl: string;
+  model: string;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** The system prompt sent (the official one unless overridden). */
+  systemPrompt: string;
+  stream: boolean;
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  streamUsage?: boolean;
+}
+
+/** Where a run's answers come from. */
+export type RunSource =
+  | { kind: 'canonical' }
+  | { kind: 'demo-answers' }
+  | { kind: 'dataset-output' }
+  | { kind: 'answers-file'; name: string; answers: RecordedAnswer[] }
+  | {
+      kind: 'provider';
+      /** A preset id (`openai`, `groq`, …) or `custom`. */
+      presetId: string;
+      presetName: string;
+      settings: StoredProviderSettings;
+      prices?: Partial<Prices>;
+      /** Whether requests need a key: the run was made with one (local servers may need none). */
+      keyRequired: boolean;
+    };
+
+export type StoredRunState = 'running' | 'stopped' | 'done' | 'failed';
+
+/** Running totals of a run, kept up to date as results are stored. */
+export interface RunCounts {
+  /** Problems with a result. */
+  evaluated: number;
+  /** Problems that count for Pass@1 (not infra errors, not unsupported). */
+  counted: number;
+  passed: number;
+  infraErrors: number;
+  unsupported: number;
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+}
+
+export interface RunRecord {
+  id: string;
+  /** What the run list shows as the model. */
+  modelId: string;
+  modelLabel: string;
+  source: RunSource;
+  datasetName: string;
+  /** "embedded demo set", a file name or a URL. */
+  datasetSource: string;
+  mode: ExtractionMode;
+  /** Per-run time limit in seconds; null = the official limit of each language. */
+  timeLimitSeconds: number | null;
+  concurrency: number;
+  problemCount: number;
+  languages: LanguageId[];
+  createdAt: number;
+  /** When the run (or its latest continuation) started. */
+  startedAt: number;
+  finishedAt: number | null;
+  state: StoredRunState;
+  error: string | null;
+  counts: RunCounts;
+}
+
+/** A model answer, stored before it is evaluated. */
+export interface StoredAnswer {
+  output: string;
+  /** A canonical solution: code, not an answer to extract from. */
+  isCode?: boolean;
+  usage?: TokenUsage;
+  reasoning?: string;
+  receivedAt: number;
+}
+
+export interface RunStore {
+  /** Every run, newest first. */
+  listRuns(): Promise<RunRecord[]>;
+  getRun(id: string): Promise<RunRecord | undefined>;
+  /** Stores a new run with the problems it evaluates (so it can be continued without the dataset). */
+  createRun(run: RunRecord, problems: readonly Problem[]): Promise<void>;
+  /** Changes some fields of a run; returns the run as stored. */
+  updateRun(id: string, patch: Partial<Omit<RunRecord, 'id' | 'counts'>>): Promise<RunRecord>;
+  deleteRun(id: string): Promise<void>;
+  problems(runId: string): Promise<Problem[]>;
+  putAnswer(runId: string, problemId: string, answer: StoredAnswer): Promise<void>;
+  /** The run's answers by problem id. */
+  answers(runId: string): Promise<Map<string, StoredAnswer>>;
+  /** Stores (or replaces) a problem's result and updates the run's counts in the same step. */
+  putResult(runId: string, result: ProblemResult): Promise<void>;
+  results(runId: string): Promise<ProblemResult[]>;
+}
+
+export const emptyCounts = (): RunCounts => ({
+  evaluated: 0, counted: 0, passed: 0, infraErrors: 0, unsupported: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0,
+});
+
+/** Adds (sign 1) or removes (sign -1) one result's contribution to the counts. */
+export function applyResult(counts: RunCounts, result: ProblemResult, sign: 1 | -1 = 1): RunCounts {
+  counts.evaluated += sign;
+  if (result.verdict === 'infra_error') counts.infraErrors += sign;
+  else if (result.verdict === 'unsupported') counts.unsupported += sign;
+  else {
+    counts.counted += sign;
+    if (result.verdict === 'passed') counts.passed += sign;
+  }
+  if (result.usage) {
+    counts.inputTokens += sign * result.usage.inputTokens;
+    counts.outputTokens += sign * result.usage.outputTokens;
+    counts.reasoningTokens += sign * (result.usage.reasoningTokens ?? 0);
+  }
+  return counts;
+}
+
+export function countsOf(results: Iterable<ProblemResult>): RunCounts {
+  const counts = emptyCounts();
+  for (const r of results) applyResult(counts, r);
+  return counts;
+}
+
+/** A fresh, random run id. */
+export function newRunId(): string {
+  return globalThis.crypto.randomUUID();
+}

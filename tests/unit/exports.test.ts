@@ -1,0 +1,80 @@
+/** The app's run exports and run comparison: pure functions of stored data. */
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../src/core/records';
+import type { ProblemResult } from '../../src/core/results';
+import { compareResults, formatDelta } from '../../src/app/lib/compare';
+import { csvField, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from '../../src/app/lib/exports';
+import { SYSTEM_PROMPT } from '../../src/core/prompt';
+import { countsOf, type RunRecord } from '../../src/store/types';
+
+const problem = (i: number, language: 'python' | 'javascript'): Problem => ({
+  id: `p${i}`, index: i, line: i + 1, language, difficulty: 'easy',
+  record: { question: `q${i}`, canonical_solution: 'c', demo_test_func: 'd', full_test_func: 'f', language, difficulty: 'easy', extra: i },
+});
+const result = (p: Problem, verdict: ProblemResult['verdict'], answer: string | null = `answer ${p.id}`): ProblemResult => ({
+  id: p.id, index: p.index, language: p.language, difficulty: p.difficulty, answer, extractedCode: 'code', extraction: 'fenced block',
+  demo: verdict === 'infra_error' ? null : { program: 'x', outcome: 'PASSED', exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 3, runtime: 'QuickJS-ng' },
+  full: verdict === 'infra_error' ? null : { program: 'y', outcome: verdict === 'passed' ? 'PASSED' : 'WRONG_ANSWER', exitCode: 1, stdout: '', stderr: 'a "quoted", error\nline', timedOut: false, durationMs: 3, runtime: 'QuickJS-ng' },
+  verdict, durationMs: 7, usage: { inputTokens: 100, outputTokens: 50 },
+  ...(verdict === 'infra_error' ? { error: 'answer unavailable: HTTP 500, "oops"' } : {}),
+});
+
+const problems = [problem(0, 'python'), problem(1, 'python'), problem(2, 'javascript'), problem(3, 'javascript')];
+const results = [result(problems[0]!, 'passed'), result(problems[1]!, 'failed'), result(problems[2]!, 'infra_error', null)];
+const run: RunRecord = {
+  id: 'r1', modelId: 'groq:llama', modelLabel: 'Groq: llama',
+  source: { kind: 'provider', presetId: 'groq', presetName: 'Groq', settings: { kind: 'openai', baseUrl: 'https://api.groq.com/openai/v1', model: 'llama', temperature: 0, maxTokens: 8192, systemPrompt: SYSTEM_PROMPT, stream: true }, prices: { input: 1, output: 2 }, keyRequired: true },
+  datasetName: 'demo.jsonl', datasetSource: 'embedded demo set', mode: 'compat', timeLimitSeconds: null, concurrency: 4, problemCount: 4,
+  languages: ['python', 'javascript'], createdAt: Date.UTC(2026, 0, 2), startedAt: Date.UTC(2026, 0, 2), finishedAt: Date.UTC(2026, 0, 2, 0, 5), state: 'stopped', error: null,
+  counts: countsOf(results),
+};
+const data: RunData = {
+  run, problems,
+  results: new Map(results.map((r) => [r.id, r])),
+  // p3 was answered but not evaluated yet (the tab closed): its answer is exported too.
+  answers: new Map([['p3', { output: 'stored answer p3', receivedAt: 1 }]]),
+};
+
+describe('run exports', () => {
+  it('writes the official format: input records with output, for every answered problem', () => {
+    const lines = officialJsonl(data).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.output)).toEqual(['answer p0', 'answer p1', 'stored answer p3']);
+    expect(lines[0]).toEqual({ ...problems[0]!.record, output: 'answer p0' });
+  });
+
+  it('writes per-problem results as JSONL (the CLI --out format) and CSV', () => {
+    const lines = resultsJsonl(data).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.id, l.verdict, l.passed])).toEqual([['p0', 'passed', true], ['p1', 'failed', false], ['p2', 'infra_error', false]]);
+    expect(lines[2].demo_outcome).toBe('INFRA_ERROR');
+    const csv = resultsCsv(data).split('\r\n');
+    expect(csv[0]).toBe('id,index,language,difficulty,verdict,passed,demo_outcome,full_outcome,runtime,duration_ms,input_tokens,output_tokens,reasoning_tokens,error');
+    expect(csv[3]).toBe('p2,2,javascript,easy,infra_error,false,INFRA_ERROR,INFRA_ERROR,,7,100,50,,"answer unavailable: HTTP 500, ""oops"""');
+    expect(csvField('a\nb')).toBe('"a\nb"');
+  });
+
+  it('describes the run in a manifest: provider, settings, prompt, mode, runtimes, dates, cost', () => {
+    const m = manifest(data) as Record<string, any>;
+    expect(m.provider).toEqual({ preset: 'groq', name: 'Groq', wire_format: 'openai', base_url: 'https://api.groq.com/openai/v1', model: 'llama' });
+    expect(m.settings).toMatchObject({ temperature: 0, max_tokens: 8192, stream: true, top_p: null });
+    expect(m.system_prompt).toBe(SYSTEM_PROMPT);
+    expect(m.system_prompt_is_official).toBe(true);
+    expect(m.runtimes).toEqual(['QuickJS-ng']);
+    expect(m.started).toBe('2026-01-02T00:00:00.000Z');
+    expect(m.summary).toMatchObject({ pass1: 0.5, passed: 1, counted: 2, infra_errors: 1, evaluated: 3 });
+    expect(m.usage).toMatchObject({ input_tokens: 300, output_tokens: 150, estimated_cost_usd: (300 * 1 + 150 * 2) / 1e6 });
+    expect(JSON.stringify(m)).not.toMatch(/api_?key/i);
+  });
+});
+
+describe('run comparison', () => {
+  it('gives per-language and overall deltas in percentage points, and the problems that changed', () => {
+    const b = [result(problems[0]!, 'failed'), result(problems[1]!, 'passed'), result(problems[2]!, 'passed'), result(problems[3]!, 'passed')];
+    const c = compareResults(results, b);
+    expect(c.languages.map((l) => [l.language, l.delta])).toEqual([['javascript', null], ['python', 0]]);
+    expect(c.overall.delta).toBeCloseTo(25);
+    expect({ common: c.common, fixed: c.fixed, broken: c.broken }).toEqual({ common: 2, fixed: 1, broken: 1 });
+    expect(formatDelta(25)).toBe('+25.0 pp');
+    expect(formatDelta(-3.04)).toBe('−3.0 pp');
+    expect(formatDelta(null)).toBe('–');
+  });
+});
