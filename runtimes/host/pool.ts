@@ -69,11 +69,10 @@ class LanguagePool {
       if (!idle) break;
       this.dispatch(idle, this.waiting.shift()!);
     }
-    let starting = this.slots.filter((s) => !s.ready).length;
-    while (this.waiting.length > starting && this.slots.length < this.options.size) {
-      this.startSlot();
-      starting++;
-    }
+    // One worker loads at a time: on two cores, two Pyodides loading side by side would each take
+    // twice as long, and the first result would come later. The next one starts when this is ready.
+    const starting = this.slots.filter((s) => !s.ready).length;
+    if (starting === 0 && this.waiting.length > 0 && this.slots.length < this.options.size) this.startSlot();
   }
 
   private startSlot(): void {

@@ -4,8 +4,8 @@
  * beyond what is purely visual.
  */
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import demoText from '../../bench-data/demo.jsonl?raw';
-import demoAnswersText from '../../bench-data/demo-answers.jsonl?raw';
+import demoUrl from '../../bench-data/demo.jsonl?url';
+import demoAnswersUrl from '../../bench-data/demo-answers.jsonl?url';
 import { createBrowserExecutor } from '../../runtimes/host/browser';
 import type { Executor } from '../../runtimes/types';
 import { evaluateAll } from '../core/engine';
@@ -28,6 +28,18 @@ import { download, fileStem, manifest, officialJsonl, resultsCsv, resultsJsonl, 
 import { ProviderForm } from './provider.svelte';
 import { allowConnectOrigin } from './lib/csp';
 import { BlockedOriginError, loadDatasetFile, loadDatasetUrl, nameFromUrl, readFile, type Progress } from './lib/load';
+
+/**
+ * The embedded demo set ships as two static files of the app (not inside its JavaScript, which
+ * stays small); the page reads them from its own origin before it first renders.
+ */
+const [demoText = '', demoAnswersText = ''] = await Promise.all(
+  [demoUrl, demoAnswersUrl].map(async (url) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`could not load the embedded demo set (${url}: HTTP ${response.status})`);
+    return response.text();
+  }),
+);
 
 export interface Dataset {
   name: string;

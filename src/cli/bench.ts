@@ -120,6 +120,7 @@ async function appFirstPythonResult(page: Page, origin: string): Promise<number>
 
 async function chromiumHeapBytes(page: Page): Promise<number> {
   const session = await page.context().newCDPSession(page);
+  await session.send('Performance.enable');
   const { metrics } = await session.send('Performance.getMetrics');
   await session.detach();
   return metrics.find((m) => m.name === 'JSHeapTotalSize')?.value ?? NaN;
@@ -165,9 +166,9 @@ function assetSizes() {
   return {
     appJs,
     runtimes: [
-      ['Python (Pyodide: wasm, stdlib, loader)', pyodide + pick(/^pyodide-.*\.js$/)],
-      ['JavaScript (QuickJS wasm + adapter)', pick(/^emscripten-module.*\.(wasm|js)$/) + pick(/^(quickjs|module|ffi)-.*\.js$/)],
-      ['TypeScript (sucrase, on top of JavaScript)', pick(/^sucrase-.*\.js$/)],
+      ['Python: Pyodide (wasm, standard library, loader), fetched on the first Python problem', pyodide],
+      ['JavaScript/TypeScript: QuickJS wasm', pick(/\.wasm$/)],
+      ['the runtime worker script (adapters, QuickJS glue, sucrase, assert/util ports)', pick(/^browser-worker-.*\.js$/)],
     ] as Array<[string, number]>,
   };
 }
