@@ -6,11 +6,13 @@ export const LANGUAGE_IDS = [
 
 export type LanguageId = (typeof LANGUAGE_IDS)[number];
 
-const ALIASES: Record<string, LanguageId> = {
+// A Map, not an object literal: "constructor" or "__proto__" in a dataset must not resolve to
+// Object.prototype's members (found by tests/security/fuzz.test.ts).
+const ALIASES = new Map<string, LanguageId>(Object.entries({
   'c++': 'cpp', 'c#': 'csharp', cs: 'csharp', js: 'javascript', ts: 'typescript', sh: 'shell',
   bash: 'shell', golang: 'go', rs: 'rust', ex: 'elixir', py: 'python', rb: 'ruby', kt: 'kotlin',
   jl: 'julia', rkt: 'racket',
-};
+} satisfies Record<string, LanguageId>));
 
 const KNOWN = new Set<string>(LANGUAGE_IDS);
 
@@ -18,7 +20,7 @@ const KNOWN = new Set<string>(LANGUAGE_IDS);
 export function normalizeLanguage(raw: string): LanguageId | null {
   const id = raw.trim().toLowerCase();
   if (KNOWN.has(id)) return id as LanguageId;
-  return ALIASES[id] ?? null;
+  return ALIASES.get(id) ?? null;
 }
 
 /** Display names for tables and the app. */

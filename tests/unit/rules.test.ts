@@ -179,3 +179,9 @@ describe('PHP pre-check (SPEC §5)', () => {
     expect(result.verdict).toBe('failed');
   });
 });
+
+describe('language ids from untrusted data', () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('%s is not a language', (id) => {
+    expect(normalizeLanguage(id)).toBeNull();
+  });
+});
