@@ -26,6 +26,8 @@ import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswe
 import { holdRunLock, RunHistory } from './history.svelte';
 import { download, fileStem, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from './lib/exports';
 import { ProviderForm } from './provider.svelte';
+import { effectiveRoute, RunnerSettings } from './runner.svelte';
+import { createRoutedExecutor } from '../../runtimes/remote/routing';
 import { allowConnectOrigin } from './lib/csp';
 import { BlockedOriginError, loadDatasetFile, loadDatasetUrl, nameFromUrl, readFile, type Progress } from './lib/load';
 
@@ -236,6 +238,8 @@ export class AppState {
   timeLimitSeconds = $state<number | null>(null);
   /** The "Model provider" settings (the key stays in its memory). */
   readonly provider = new ProviderForm();
+  /** Remote runner URLs, token and per-language choice (runner.svelte.ts). */
+  readonly runner = new RunnerSettings();
 
   // ── run ────────────────────────────────────────────────────────────────────────────────────
   run = $state.raw<Run | null>(null);
@@ -287,7 +291,29 @@ export class AppState {
 
   /** Languages that have a runtime in this page. */
   get runnableLanguages(): readonly LanguageId[] {
+    const local = this.executor?.languages() ?? [];
+    if (!this.runner.configured) return local;
+    // With a runner: what the last connection test found, under the per-language choice.
+    const remote = this.runner.offered;
+    return [...new Set([...local, ...remote])].filter((l) => effectiveRoute(l, this.runner.choiceFor(l), local, remote, true) !== null);
+  }
+
+  /** Languages the page's own runtimes can run. */
+  get runnableLocal(): readonly LanguageId[] {
     return this.executor?.languages() ?? [];
+  }
+
+  /** The executor of a run: the page's runtimes, routed per language to the runner when one is set. */
+  private async runExecutor(): Promise<Executor> {
+    const local = this.executor!;
+    if (!this.runner.configured) return local;
+    const remote = await this.runner.connect((message) => {
+      this.runtimeStatus = { ...this.runtimeStatus, 'remote runner': message };
+    });
+    const described = remote.runners.map((r) => (r.error ? `${r.url}: ${r.error}` : `${r.url}: ${r.official ? 'official sandbox' : `${r.languages?.filter((l) => l.available).length ?? 0} languages`}`));
+    this.runtimeStatus = { ...this.runtimeStatus, 'remote runner': described.join('; ') };
+    // Not the routed executor's dispose: it would dispose the page's runtimes too.
+    return createRoutedExecutor({ local, remote, choices: { ...this.runner.choices } });
   }
 
   /** The problems a run would evaluate now. */
@@ -696,10 +722,11 @@ export class AppState {
    */
   private async execute(record: RunRecord, problems: Problem[], todo: Problem[], answers: Map<string, StoredAnswer>, kept: ProblemResult[]): Promise<void> {
     const store = await this.history.ready;
-    const executor = this.executor!;
+    let executor: Executor;
     let built: { model: Model; prices?: Partial<Prices> };
     try {
       built = this.modelFor(record);
+      executor = await this.runExecutor();
     } catch (e) {
       this.showRun(record, problems, kept, false);
       if (this.run) this.run = { ...this.run, error: (e as Error).message };

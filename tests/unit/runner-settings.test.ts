@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { effectiveRoute, offeredLanguages, parseRunnerUrls, runnerOrigins, runnerUrlProblem } from '../../src/app/runner.svelte';
+import type { RunnerStatus } from '../../runtimes/remote/executor';
+
+describe('runner settings: URL list', () => {
+  it('takes one URL per line, trims, drops trailing slashes, blanks, comments and duplicates', () => {
+    expect(parseRunnerUrls(' http://127.0.0.1:8080/ \n\n# spare\nhttps://r.example.com\nhttp://127.0.0.1:8080\r\n')).toEqual([
+      'http://127.0.0.1:8080',
+      'https://r.example.com',
+    ]);
+    expect(parseRunnerUrls('   \n')).toEqual([]);
+  });
+
+  it('accepts https and local http only', () => {
+    expect(runnerUrlProblem('http://127.0.0.1:8080')).toBeNull();
+    expect(runnerUrlProblem('https://r.example.com/base')).toBeNull();
+    expect(runnerUrlProblem('ftp://x')).toMatch(/not an http/);
+    expect(runnerUrlProblem('http://r.example.com')).toMatch(/only https/);
+  });
+
+  it('lists distinct origins for the allow-list', () => {
+    expect(runnerOrigins(['https://a.example.com/x', 'https://a.example.com/y', 'http://localhost:8080'])).toEqual([
+      'https://a.example.com',
+      'http://localhost:8080',
+    ]);
+  });
+});
+
+describe('runner settings: routes', () => {
+  const local = ['python', 'javascript', 'typescript'] as const;
+  const remote = ['python', 'cpp', 'go'] as const;
+
+  it('changes nothing without a runner', () => {
+    expect(effectiveRoute('python', 'remote', local, remote, false)).toBe('in-browser');
+    expect(effectiveRoute('cpp', 'auto', local, remote, false)).toBeNull();
+  });
+
+  it('auto prefers the browser, then the runner, else unavailable', () => {
+    expect(effectiveRoute('python', 'auto', local, remote, true)).toBe('in-browser');
+    expect(effectiveRoute('cpp', 'auto', local, remote, true)).toBe('remote');
+    expect(effectiveRoute('rust', 'auto', local, remote, true)).toBeNull();
+  });
+
+  it('honours an explicit choice only where it exists', () => {
+    expect(effectiveRoute('python', 'remote', local, remote, true)).toBe('remote');
+    expect(effectiveRoute('javascript', 'remote', local, remote, true)).toBeNull();
+    expect(effectiveRoute('cpp', 'in-browser', local, remote, true)).toBeNull();
+  });
+
+  it('collects the available languages of the tested runners', () => {
+    const lang = (id: string, available: boolean) => ({ id, name: id, available, version: '1', command: '', official_command: '', official_version: '', timeout_seconds: 30 });
+    const statuses = [
+      { url: 'http://a', languages: [lang('cpp', true), lang('rust', false)] },
+      { url: 'http://b', languages: [lang('go', true), lang('c++', true)] },
+      { url: 'http://c', languages: null, error: 'down' },
+    ] as RunnerStatus[];
+    expect(offeredLanguages(statuses).sort()).toEqual(['cpp', 'go']);
+  });
+});
