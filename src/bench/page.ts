@@ -61,12 +61,13 @@ const api = {
       height: 340,
       marginLeft: 60,
       marginBottom: 50,
-      x: { label: null },
+      x: { axis: null },
       fx: { label: null },
-      y: { type: 'log', label: 'ms per run', grid: true },
+      // Log scale: bars start at 1 ms (a log axis has no zero).
+      y: { type: 'log', label: 'ms per run', grid: true, domain: [1, Math.max(...rows.map((r) => r.ms)) * 2] },
       color: { legend: true, domain: ['benchtop (Chromium)', 'benchtop (Node)', 'native process'] },
       marks: [
-        Plot.barY(rows, { fx: 'language', x: 'runner', y: 'ms', fill: 'runner' }),
+        Plot.barY(rows, { fx: 'language', x: 'runner', y1: 1, y2: 'ms', fill: 'runner' }),
         Plot.text(rows, { fx: 'language', x: 'runner', y: 'ms', text: (d: ChartRow) => d.ms.toFixed(d.ms < 10 ? 1 : 0), dy: -6 }),
       ],
     });

@@ -269,6 +269,11 @@ function writeReport(
   out('| restart after a timeout hidden by a pre-warmed spare | the killed worker\'s replacement starts loading at once (runtimes/host/pool.ts `replace`) | yes |');
   out('| demo and full tests of one problem run concurrently | both go to the pool together; 2 workers per language by default | yes |');
   out();
+  out('Notes on the two targets that are close or missed:');
+  out();
+  out(`- **Speedup** (${geomean.toFixed(1)}× against 10×): Python gains most (no interpreter start per program); JavaScript and TypeScript programs run in QuickJS, an interpreter, against Node's JIT, and every run builds a fresh QuickJS context with the Node-like environment (about 7 ms when measured alone) so that no state survives from one program to the next. The demo programs do real work (their full tests have 7+ asserts), so the figure is lower than for trivial programs. Preparing the next context while the worker is idle would take most of that off the critical path.`);
+  out(`- **Python's first result** (${ms(appFirstResult)} ms against 3 s): loading Pyodide (a 9 MB WebAssembly module and the standard library) takes about 2.5 s on this 2-core machine even with the files cached, because the sandbox frame receives the files from the page and instantiates the module itself, so Chromium's compiled-code cache for streamed WebAssembly does not apply. The pool starts one worker at a time so the first one is not slowed by the second.`);
+  out();
   out('## Downloads');
   out();
   out('| what | size |');
