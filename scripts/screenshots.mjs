@@ -10,6 +10,7 @@
  *                                against the local mock server of the tests (no real API is called)
  *   docs/screenshot-runs.png     the run list and the comparison of two runs per language
  */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,23 +21,13 @@ import { preview } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const docs = `${root}docs/`;
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 if (!existsSync(`${root}dist/index.html`)) {
   console.error('dist/ is missing: run `npm run build` first.');
   process.exit(1);
 }
-if (!existsSync(executablePath)) {
-  console.error(`No Chromium at ${executablePath} (set CHROMIUM_PATH).`);
+if (!existsSync(CHROMIUM_PATH)) {
+  console.error(`No Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH).`);
   process.exit(1);
 }
 mkdirSync(docs, { recursive: true });
@@ -78,7 +69,7 @@ const server = await preview({
 });
 const address = server.httpServer.address();
 const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });

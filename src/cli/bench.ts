@@ -4,6 +4,7 @@
  * on this machine. Writes docs/bench.md (+ docs/bench.svg, docs/bench.png); the last line printed
  * is the geometric-mean speedup. This is a benchmark, not a test: nothing here asserts.
  */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, totalmem } from 'node:os';
@@ -22,8 +23,6 @@ import { canonicalModel } from '../models/canonical';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SOAK_PROBLEMS = Number(process.env.BENCH_SOAK ?? 2000);
 const TIMEOUT_MS = 30_000;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const median = (xs: number[]) => quantile(xs, 0.5);
 function quantile(xs: number[], q: number): number {
@@ -181,7 +180,7 @@ async function main(): Promise<void> {
   const server = await preview({ root: process.cwd(), logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
   const address = server.httpServer.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   let appFirstResult = NaN;
   let chartSvg = '';
   let chromiumHeap = NaN;

@@ -10,7 +10,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import type { TokenUsage } from '../models/types';
 import { fromStoredUsage, toStoredUsage } from '../models/usage';
-import { isResultFields, pickResultFields, type ResultFields } from './output';
+import { isResultFields, pickResultFields, type ResultFields } from '../core/result-file';
 
 export interface StoredAnswer {
   output: string;

@@ -11,7 +11,7 @@ import { addUsage, emptyTotals } from '../models/usage';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
 import type { Journal, PriorRun } from './journal';
 import { loadModel, ModelSetupError } from './model';
-import { outputOf, resultFields, resultLine, storedResult } from './output';
+import { outputOf, resultFields, resultLine, storedResult } from '../core/result-file';
 import { liveStatus, progressLine, usageLine, type Counters } from './progress';
 import { formatReport } from './report';
 import { createCliExecutor, RunnerSetupError } from './runtimes';

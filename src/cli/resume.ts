@@ -6,7 +6,7 @@ import { access, readFile } from 'node:fs/promises';
 import type { Problem } from '../core/records';
 import type { Model } from '../models/types';
 import { Journal, readJournal, readOutFile, type PriorRun } from './journal';
-import type { ResultFields } from './output';
+import type { ResultFields } from '../core/result-file';
 
 export class ResumeError extends Error {}
 

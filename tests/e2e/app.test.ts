@@ -7,6 +7,7 @@
  * tests/global-setup.ts). Uses Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH); no
  * browser is ever downloaded.
  */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -20,16 +21,6 @@ import { LANGUAGE_NAMES, type LanguageId } from '../../src/core/languages';
 import { parseDataset } from '../../src/core/records';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** A short time limit, so the recorded infinite loop costs 5 s instead of 30 s. */
 const TIME_LIMIT_SECONDS = 5;
 const run = promisify(execFile);
@@ -79,7 +70,7 @@ describe('benchtop in Chromium', () => {
     });
     const { port } = server.httpServer.address() as AddressInfo;
     origin = `http://127.0.0.1:${port}`;
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('request', (request) => requests.push(request.url()));
     page.on('pageerror', (error) => pageErrors.push(error.message));

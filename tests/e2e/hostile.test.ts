@@ -14,6 +14,7 @@
  *
  * Needs dist/ (`npm run build`). Uses Debian's Chromium (/usr/bin/chromium or CHROMIUM_PATH).
  */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -27,8 +28,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTACKS, hostileJsonl } from '../../bench-data/hostile/attacks';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TIME_LIMIT_SECONDS = 4;
 /** The limit the issue sets for a UI interaction during a runaway. */
 const RESPONSIVE_MS = 200;
@@ -67,7 +66,7 @@ describe('hostile code and bad input in Chromium', () => {
     listenerUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/benchtop-listener`;
     server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
     origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('request', (r) => requests.set(r, { url: r.url(), outcome: 'pending' }));
     page.on('requestfinished', (r) => requests.set(r, { url: r.url(), outcome: 'finished' }));

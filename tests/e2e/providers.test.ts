@@ -9,6 +9,7 @@
  *
  * Needs `dist/` (npm test builds it). Uses Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
  */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +21,6 @@ import { parseDataset, type Problem } from '../../src/core/records';
 import { startMockProvider, type MockProvider } from '../support/mock-provider';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TIME_LIMIT_SECONDS = 5;
 /** The languages of the subset: both run in QuickJS, so no Pyodide download is needed. */
 const LANGUAGES = ['javascript', 'typescript'] as const;
@@ -122,7 +121,7 @@ describe('model providers in Chromium', () => {
     mock = await startMockProvider({ apiKey: KEY });
     server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
     origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
     page = await context.newPage();
     page.on('request', (request) => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDataset } from '../../src/core/records';
 import { readJournal, readOutFile } from '../../src/cli/journal';
-import type { ResultFields } from '../../src/cli/output';
+import type { ResultFields } from '../../src/core/result-file';
 import { journaledModel, openRun, planRun, ResumeError } from '../../src/cli/resume';
 import type { Model } from '../../src/models/types';
 

@@ -10,7 +10,7 @@ import { summarize } from '../../core/metrics';
 import type { Problem } from '../../core/records';
 import type { ProblemResult } from '../../core/results';
 import { costOf } from '../../models/usage';
-import { outputOf, resultFields, resultLine } from '../../cli/output';
+import { outputOf, resultFields, resultLine } from '../../core/result-file';
 import type { RunRecord, StoredAnswer } from '../../store/types';
 
 export interface RunData {

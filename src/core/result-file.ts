@@ -1,10 +1,11 @@
 /**
- * The --out file: one JSON object per evaluated record, in input order: the record, its id, the
- * answer (`output`, the official format), then what the evaluation found (`ResultFields`).
+ * The results file (the CLI's --out, the app's results export): one JSON object per evaluated
+ * record, in input order: the record, its id, the answer (`output`, the official format), then
+ * what the evaluation found (`ResultFields`).
  */
-import type { Problem } from '../core/records';
-import type { ProblemResult, Verdict } from '../core/results';
-import type { Outcome } from '../core/rules';
+import type { Problem } from './records';
+import type { ProblemResult, Verdict } from './results';
+import type { Outcome } from './rules';
 import { fromStoredUsage, toStoredUsage, type StoredUsage } from '../models/usage';
 
 /** What a result adds to a record; also what the journal stores for a finished problem. */
