@@ -1,23 +1,28 @@
 /// <reference lib="webworker" />
 /**
- * Entry of a runtime Web Worker. In the built app it runs inside the sandboxed runtime frame
- * (opaque origin, no connections allowed: docs/security.md); under `npm run dev` the page starts it
- * directly. Either way, once the runtime has loaded, the worker's network, storage and messaging
- * globals are removed before the first program runs; the host's channel is kept in this closure.
+ * The page's runtime Web Worker, one script per language (workers/*.ts). In the built app it runs
+ * inside the sandboxed runtime frame (opaque origin, no connections allowed: docs/security.md);
+ * under `npm run dev` the page starts it directly. Either way, once the runtime has loaded, the
+ * worker's network, storage and messaging globals are removed before the first program runs; the
+ * host's channel is kept in this closure.
  */
+import type { LanguageId } from '../../src/core/languages';
 import { lockdownBrowserWorker } from './lockdown';
 import type { HostMessage, WorkerMessage } from './protocol';
-import { serve } from './serve';
+import { serve, type Loader } from './serve';
 
-const scope = self as unknown as DedicatedWorkerGlobalScope;
-const post = scope.postMessage.bind(scope);
-const close = scope.close.bind(scope);
-serve({
-  post: (message: WorkerMessage) => post(message),
-  listen: (handler) => scope.addEventListener('message', (e: MessageEvent<HostMessage>) => handler(e.data)),
-  close: () => close(),
-  lockdown: () => {
-    const left = lockdownBrowserWorker(scope);
-    if (left.length) post({ type: 'status', message: `benchtop: could not remove ${left.join(', ')} from the runtime worker` });
-  },
-});
+/** Called by each language's worker script (workers/*.ts). */
+export function serveBrowserWorker(language: LanguageId, load: Loader): void {
+  const scope = self as unknown as DedicatedWorkerGlobalScope;
+  const post = scope.postMessage.bind(scope);
+  const close = scope.close.bind(scope);
+  serve({
+    post: (message: WorkerMessage) => post(message),
+    listen: (handler) => scope.addEventListener('message', (e: MessageEvent<HostMessage>) => handler(e.data)),
+    close: () => close(),
+    lockdown: () => {
+      const left = lockdownBrowserWorker(scope);
+      if (left.length) post({ type: 'status', message: `benchtop: could not remove ${left.join(', ')} from the runtime worker` });
+    },
+  }, { [language]: load });
+}

@@ -3,14 +3,13 @@
  * in the runtime sandbox (sandbox.ts: an opaque-origin frame whose policy allows no connection);
  * under `npm run dev` the page starts them itself, without that wall (docs/security.md).
  */
-import quickjsWasmUrl from '@jitl/quickjs-ng-wasmfile-release-sync/wasm?url';
 import type { LanguageId } from '../../src/core/languages';
 import type { Executor } from '../types';
+import { CATALOG, runtimeFilePath } from './catalog';
 import { WORKER_LANGUAGES } from './languages';
 import { createPoolExecutor, type WorkerHandle } from './pool';
-import { RUNTIME_FILES, type WorkerMessage } from './protocol';
-import { RuntimeSandbox } from './sandbox';
-import workerUrl from './browser-worker.ts?worker&url';
+import type { HostMessage, WorkerMessage } from './protocol';
+import { fetchRuntimeFiles, RuntimeSandbox } from './sandbox';
 
 export interface BrowserExecutorOptions {
   onStatus?: (language: LanguageId, message: string) => void;
@@ -18,20 +17,42 @@ export interface BrowserExecutorOptions {
   poolSize?: number;
 }
 
+// One classic worker script per language (workers/<language>.ts), so a Python worker never
+// parses the other runtimes.
+/** Content hashes of the runtime files, compiled in by vite.config.ts. */
+declare const RUNTIME_FILE_VERSIONS: Record<string, string>;
+
+const workerScripts = import.meta.glob<string>('./workers/*.ts', { query: '?worker&url', import: 'default', eager: true });
+
 const ownUrl = (path: string) => new URL(path, document.baseURI).href;
 const pyodideBase = () => ownUrl(`${import.meta.env.BASE_URL}pyodide/`);
 
-/** Where each runtime file is served on the app's own origin. */
-function runtimeFileUrls(language: string): Record<string, string> {
-  const names = RUNTIME_FILES[language as keyof typeof RUNTIME_FILES] ?? [];
-  return Object.fromEntries(names.map((name) => [name, name === 'quickjs.wasm' ? ownUrl(quickjsWasmUrl) : pyodideBase() + name]));
+function workerUrl(language: LanguageId): string {
+  const url = workerScripts[`./workers/${language}.ts`];
+  if (!url) throw new Error(`no in-browser runtime for ${language}`);
+  return ownUrl(url);
+}
+
+/** Where each runtime file is served on the app's own origin (vite.config.ts puts them there). */
+function runtimeFileUrls(language: LanguageId): Record<string, string> {
+  return Object.fromEntries(Object.entries(CATALOG[language]?.files ?? {}).map(([name, path]) => {
+    const version = RUNTIME_FILE_VERSIONS[runtimeFilePath(path)] ?? '';
+    return [name, ownUrl(`${import.meta.env.BASE_URL}${runtimeFilePath(path)}?v=${version}`)];
+  }));
 }
 
 /** `npm run dev` only: a Web Worker started by the page itself (no sandbox frame). */
-function spawnDirectWorker(): WorkerHandle {
-  const worker = new Worker(workerUrl, { type: 'module', name: 'benchtop-runtime' });
+function spawnDirectWorker(language: LanguageId, onStatus?: (message: string) => void): WorkerHandle {
+  const worker = new Worker(workerUrl(language), { type: 'module', name: `benchtop-${language}` });
   return {
-    post: (message) => worker.postMessage(message),
+    post: (message: HostMessage) => {
+      // Pyodide and QuickJS find their files themselves here; the other runtimes are handed theirs.
+      if (message.type !== 'init' || CATALOG[language]?.nodeLoadsItself) return worker.postMessage(message);
+      void fetchRuntimeFiles(runtimeFileUrls(language), onStatus).then(
+        (files) => worker.postMessage({ ...message, settings: { ...message.settings, files } }, Object.values(files)),
+        (e: Error) => worker.dispatchEvent(new ErrorEvent('error', { message: e.message })),
+      );
+    },
     onMessage: (handler) => worker.addEventListener('message', (e: MessageEvent<WorkerMessage>) => handler(e.data)),
     onExit: (handler) => worker.addEventListener('error', (e) => handler(e.message || 'worker error')),
     terminate: () => worker.terminate(),
@@ -43,7 +64,7 @@ export function createBrowserExecutor(options: BrowserExecutorOptions = {}): Exe
   if (import.meta.env.DEV) {
     console.warn('benchtop (dev server): runtime workers run without the sandbox frame; build the app for the real walls (docs/security.md)');
     return createPoolExecutor({
-      spawn: spawnDirectWorker,
+      spawn: (language) => spawnDirectWorker(language, (m) => options.onStatus?.(language, m)),
       languages: WORKER_LANGUAGES,
       size,
       settings: { pyodideIndexURL: pyodideBase() },
@@ -52,10 +73,11 @@ export function createBrowserExecutor(options: BrowserExecutorOptions = {}): Exe
   }
   const sandbox = new RuntimeSandbox({
     page: ownUrl(`${import.meta.env.BASE_URL}sandbox.html`),
-    worker: ownUrl(workerUrl),
+    worker: workerUrl,
     files: runtimeFileUrls,
+    onStatus: options.onStatus,
   });
-  const executor = createPoolExecutor({ spawn: () => sandbox.spawn(), languages: WORKER_LANGUAGES, size, onStatus: options.onStatus });
+  const executor = createPoolExecutor({ spawn: (language) => sandbox.spawn(language), languages: WORKER_LANGUAGES, size, onStatus: options.onStatus });
   return {
     ...executor,
     async dispose() {

@@ -1,4 +1,5 @@
 import type { LanguageId } from '../../src/core/languages';
+import { CATALOG } from './catalog';
 
 /** Languages with a runtime that runs inside the page (and, the same code, in Node workers). */
-export const WORKER_LANGUAGES: readonly LanguageId[] = ['python', 'javascript', 'typescript'];
+export const WORKER_LANGUAGES: readonly LanguageId[] = Object.keys(CATALOG) as LanguageId[];

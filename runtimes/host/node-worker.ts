@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { lockdownNodeWorker } from './lockdown';
 import type { HostMessage } from './protocol';
+import { NODE_LOADERS } from './node-loaders';
 import { serve } from './serve';
 
 const port = parentPort!;
@@ -15,4 +16,4 @@ serve({
   listen: (handler) => port.on('message', (m: HostMessage) => handler(m)),
   close: () => exit(1),
   lockdown: lockdownNodeWorker,
-});
+}, NODE_LOADERS);

@@ -16,8 +16,8 @@ export interface WorkerHandle {
 }
 
 export interface PoolOptions {
-  /** Starts a worker (not yet initialised). */
-  spawn: () => WorkerHandle;
+  /** Starts a worker for `language` (not yet initialised). */
+  spawn: (language: LanguageId) => WorkerHandle;
   languages: readonly LanguageId[];
   /** Workers per language. */
   size: number;
@@ -76,7 +76,7 @@ class LanguagePool {
   }
 
   private startSlot(): void {
-    const worker = this.options.spawn();
+    const worker = this.options.spawn(this.language);
     const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0 };
     this.slots.push(slot);
     worker.onMessage((m) => this.onMessage(slot, m));

@@ -6,18 +6,11 @@ export interface RuntimeSettings {
   /** Pyodide's files on the app's own origin (unsandboxed browser workers: `npm run dev` only). */
   pyodideIndexURL?: string;
   /**
-   * The runtime's files (RUNTIME_FILES), handed in by the page: a sandboxed worker may not make a
+   * The runtime's files (catalog.ts), handed in by the page: a sandboxed worker may not make a
    * single request, so it gets everything it needs in its init message.
    */
   files?: Record<string, ArrayBuffer>;
 }
-
-/** What each language's runtime needs from the host when it cannot fetch anything itself. */
-export const RUNTIME_FILES: Readonly<Record<'python' | 'javascript' | 'typescript', readonly string[]>> = {
-  python: ['pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'],
-  javascript: ['quickjs.wasm'],
-  typescript: ['quickjs.wasm'],
-};
 
 export type HostMessage =
   | { type: 'init'; language: LanguageId; settings: RuntimeSettings }

@@ -7,7 +7,8 @@
 (() => {
   const workers = new Map();
   const files = new Map();
-  let workerUrl = null;
+  // One worker script per language, as a blob: URL (the frame may not load any other script).
+  const scripts = new Map();
   const toPage = (message) => parent.postMessage(message, '*');
 
   addEventListener('message', (event) => {
@@ -15,17 +16,18 @@
     const m = event.data;
     switch (m.kind) {
       case 'code':
-        if (!workerUrl) workerUrl = URL.createObjectURL(new Blob([m.code], { type: 'text/javascript' }));
+        if (!scripts.has(m.language)) scripts.set(m.language, URL.createObjectURL(new Blob([m.code], { type: 'text/javascript' })));
         break;
       case 'files':
         files.set(m.language, m.files);
         break;
       case 'spawn': {
-        if (!workerUrl || workers.has(m.worker)) break;
+        const script = scripts.get(m.language);
+        if (!script || workers.has(m.worker)) break;
         const id = m.worker;
         let worker;
         try {
-          worker = new Worker(workerUrl, { name: 'benchtop-runtime' });
+          worker = new Worker(script, { name: `benchtop-${m.language}` });
         } catch (e) {
           toPage({ kind: 'exit', worker: id, reason: `could not start a worker: ${e && e.message}` });
           break;

@@ -1,29 +1,18 @@
 /**
  * The worker side: loads one language's runtime on `init` (lazily, so a page that never runs
- * Python never downloads Pyodide) and runs programs one at a time.
+ * Python never downloads Pyodide) and runs programs one at a time. The page has one worker
+ * script per language (workers/*.ts), so a Python worker never parses the other runtimes.
  */
 import type { LanguageId } from '../../src/core/languages';
 import type { LanguageRuntime } from '../types';
+import { CATALOG } from './catalog';
 import type { HostMessage, Port, RuntimeSettings } from './protocol';
 
-type Loader = (settings: RuntimeSettings) => Promise<LanguageRuntime>;
+/** Loads one language's runtime inside a worker, from what the host hands in. */
+export type Loader = (settings: RuntimeSettings) => Promise<LanguageRuntime>;
 
-const LOADERS: Partial<Record<LanguageId, { what: string; load: Loader }>> = {
-  python: {
-    what: 'Pyodide (CPython in WebAssembly, about 13 MB)',
-    load: async (s) => (await import('../python/pyodide')).createPythonRuntime({ indexURL: s.pyodideIndexURL, files: s.files }),
-  },
-  javascript: {
-    what: 'QuickJS (about 1 MB)',
-    load: async (s) => (await import('../javascript/quickjs')).createJavaScriptRuntime({ wasm: s.files?.['quickjs.wasm'] }),
-  },
-  typescript: {
-    what: 'QuickJS and the sucrase TypeScript transpiler (about 1.5 MB)',
-    load: async (s) => (await import('../typescript/sucrase')).createTypeScriptRuntime({ wasm: s.files?.['quickjs.wasm'] }),
-  },
-};
-
-export function serve(port: Port): void {
+/** Serves `loaders` (one language in a page worker, every language in a Node worker) on `port`. */
+export function serve(port: Port, loaders: Partial<Record<LanguageId, Loader>>): void {
   let runtime: LanguageRuntime | null = null;
   let queue = Promise.resolve();
   port.listen((message: HostMessage) => {
@@ -33,15 +22,16 @@ export function serve(port: Port): void {
   async function handle(message: HostMessage): Promise<void> {
     if (message.type === 'init') {
       if (runtime) return;
-      const loader = LOADERS[message.language];
-      if (!loader) return port.post({ type: 'failed', error: `no in-browser runtime for ${message.language}` });
-      port.post({ type: 'status', message: `loading ${loader.what}…` });
+      const load = loaders[message.language];
+      const what = CATALOG[message.language]?.what ?? message.language;
+      if (!load) return port.post({ type: 'failed', error: `no in-browser runtime for ${message.language}` });
+      port.post({ type: 'status', message: `loading ${what}…` });
       try {
-        runtime = await loader.load(message.settings);
+        runtime = await load(message.settings);
         port.lockdown?.();
         port.post({ type: 'ready', description: runtime.description });
       } catch (e) {
-        port.post({ type: 'failed', error: `could not load ${loader.what}: ${(e as Error).message}` });
+        port.post({ type: 'failed', error: `could not load ${what}: ${(e as Error).message}` });
       }
       return;
     }

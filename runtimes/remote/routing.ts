@@ -1,10 +1,12 @@
 /**
  * Where each language runs: in the page's own runtimes (the worker pool) or on a remote runner,
- * by a per-language choice. `auto` prefers the in-browser runtime and falls back to the runner.
- * A language that neither side can run is absent from `languages()`, so the engine reports it as
- * unsupported (unavailable), never as failed.
+ * by a per-language choice. `auto` uses the in-browser runtime where its agreement with the
+ * official verdicts is high (runtimes/host/catalog.ts `trustedInPage`), else the runner when one
+ * offers the language, else nothing. A language that no route can run is absent from
+ * `languages()`, so the engine reports it as unsupported (unavailable), never as failed.
  */
 import type { LanguageId } from '../../src/core/languages';
+import { trustedInPage } from '../host/catalog';
 import { InfrastructureError, type Executor, type RunRequest, type RunResult } from '../types';
 
 export type RuntimeChoice = 'in-browser' | 'remote' | 'auto';
@@ -17,15 +19,23 @@ export interface RoutingOptions {
   remote: Executor | null;
   /** Per-language choice; missing languages use `auto`. */
   choices?: Partial<Record<LanguageId, RuntimeChoice>>;
+  /** Whether `auto` may use a language's in-browser runtime (default: catalog.ts's `trustedInPage`). */
+  trusted?: (language: LanguageId) => boolean;
 }
 
 /** Where `language` runs under `choice`, or null when nothing can run it. */
-export function routeFor(language: LanguageId, choice: RuntimeChoice, local: readonly LanguageId[], remote: readonly LanguageId[]): Route | null {
+export function routeFor(
+  language: LanguageId,
+  choice: RuntimeChoice,
+  local: readonly LanguageId[],
+  remote: readonly LanguageId[],
+  trusted: (language: LanguageId) => boolean = trustedInPage,
+): Route | null {
   const inBrowser = local.includes(language);
   const onRunner = remote.includes(language);
   if (choice === 'in-browser') return inBrowser ? 'in-browser' : null;
   if (choice === 'remote') return onRunner ? 'remote' : null;
-  return inBrowser ? 'in-browser' : onRunner ? 'remote' : null;
+  return inBrowser && trusted(language) ? 'in-browser' : onRunner ? 'remote' : null;
 }
 
 export interface RoutedExecutor extends Executor {
@@ -38,6 +48,7 @@ export function createRoutedExecutor(options: RoutingOptions): RoutedExecutor {
     options.choices?.[language] ?? 'auto',
     options.local?.languages() ?? [],
     options.remote?.languages() ?? [],
+    options.trusted,
   );
   const all = () => [...new Set([...(options.local?.languages() ?? []), ...(options.remote?.languages() ?? [])])];
   return {

@@ -11,7 +11,6 @@ import { cpus, totalmem } from 'node:os';
 import { chromium, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
 import { runNative } from '../../runtimes/native/process';
 import type { BenchApi, BenchProgram, ChartRow } from '../bench/page';
 import { evaluateAll } from '../core/engine';
@@ -19,6 +18,9 @@ import { LANGUAGE_NAMES, type LanguageId } from '../core/languages';
 import { parseDataset, type Problem } from '../core/records';
 import { spliceProgram } from '../core/rules';
 import { canonicalModel } from '../models/canonical';
+
+/** The languages measured: those with a native reference here (runtimes/native/process.ts). */
+const BENCH_LANGUAGES: readonly LanguageId[] = ['python', 'javascript', 'typescript'];
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SOAK_PROBLEMS = Number(process.env.BENCH_SOAK ?? 2000);
@@ -53,7 +55,7 @@ interface LanguageFigures {
 function benchPrograms(problems: Problem[]): Map<LanguageId, BenchProgram[]> {
   const byLanguage = new Map<LanguageId, BenchProgram[]>();
   for (const p of problems) {
-    if (!WORKER_LANGUAGES.includes(p.language)) continue;
+    if (!BENCH_LANGUAGES.includes(p.language)) continue;
     const list = byLanguage.get(p.language) ?? [];
     for (const tests of [p.record.demo_test_func, p.record.full_test_func]) {
       list.push({ language: p.language, program: spliceProgram(p.language, p.record.canonical_solution, tests) });
@@ -127,7 +129,7 @@ async function chromiumHeapBytes(page: Page): Promise<number> {
 
 /** 2,000 problems (the demo set repeated) under Node: memory and throughput, first vs last 500. */
 async function soak(problems: Problem[]) {
-  const pool = problems.filter((p) => WORKER_LANGUAGES.includes(p.language));
+  const pool = problems.filter((p) => BENCH_LANGUAGES.includes(p.language));
   const repeated = Array.from({ length: SOAK_PROBLEMS }, (_, i) => ({ ...pool[i % pool.length]!, index: i }));
   const executor = createNodeExecutor({ poolSize: 2 });
   const samples: Array<{ done: number; rss: number; at: number }> = [];
@@ -160,7 +162,7 @@ function assetSizes() {
   const html = readFileSync('dist/index.html', 'utf8');
   const entry = [...html.matchAll(/assets\/([^"]+\.js)/g)].map((m) => m[1]!);
   const appJs = entry.reduce((a, f) => a + gz(f), 0);
-  const pyodide = ['pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide.asm.mjs', 'pyodide-lock.json'].reduce((a, f) => a + statSync(`dist/pyodide/${f}`).size, 0);
+  const pyodide = ['pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide.asm.mjs', 'pyodide-lock.json'].reduce((a, f) => a + statSync(`dist/runtimes/python/${f}`).size, 0);
   const pick = (re: RegExp) => files.filter((f) => re.test(f)).reduce((a, f) => a + statSync(dir + f).size, 0);
   return {
     appJs,

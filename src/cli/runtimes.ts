@@ -1,26 +1,42 @@
 /**
  * The CLI's executor: the in-browser runtimes (in Node workers) and, with `--runner`, remote
- * runners for the languages that have no in-browser runtime (runtimes/remote, routing `auto`).
- * Languages that neither can run are reported as unavailable by the engine, never as failed.
+ * runners, routed per language (runtimes/remote/routing.ts, `auto`). Languages that nothing can
+ * run are reported as unavailable by the engine, never as failed.
  */
 import type { Executor } from '../../runtimes/types';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import { connectRemoteExecutor } from '../../runtimes/remote/executor';
+import { connectRemoteExecutor, type RemoteExecutor } from '../../runtimes/remote/executor';
 import { createRoutedExecutor } from '../../runtimes/remote/routing';
 
 export class RunnerSetupError extends Error {}
 
-export interface CliRuntimeOptions {
-  concurrency: number;
+export interface RunnerOptions {
   runners: readonly string[];
   runnerToken?: string;
   /** Where the runners' status lines go (stderr). */
   log: (line: string) => void;
 }
 
+export interface CliRuntimeOptions extends RunnerOptions {
+  concurrency: number;
+}
+
 export async function createCliExecutor(options: CliRuntimeOptions): Promise<Executor> {
   const local = createNodeExecutor({ poolSize: Math.max(2, options.concurrency) });
-  if (!options.runners.length) return local;
+  // Routed even without a runner: `auto` skips in-page runtimes whose agreement is too low.
+  if (!options.runners.length) return createRoutedExecutor({ local, remote: null });
+  let remote: RemoteExecutor;
+  try {
+    remote = await connectRunners(options);
+  } catch (e) {
+    await local.dispose();
+    throw e;
+  }
+  return createRoutedExecutor({ local, remote });
+}
+
+/** Connects to the runners, logging what each offers; throws RunnerSetupError when none answers. */
+export async function connectRunners(options: RunnerOptions): Promise<RemoteExecutor> {
   const remote = await connectRemoteExecutor({
     urls: options.runners,
     token: options.runnerToken,
@@ -37,8 +53,8 @@ export async function createCliExecutor(options: CliRuntimeOptions): Promise<Exe
     }
   }
   if (remote.runners.every((r) => r.error)) {
-    await local.dispose();
+    await remote.dispose();
     throw new RunnerSetupError(`no runner could be reached: ${remote.runners.map((r) => `${r.url}: ${r.error}`).join('; ')}`);
   }
-  return createRoutedExecutor({ local, remote });
+  return remote;
 }

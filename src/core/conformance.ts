@@ -25,11 +25,16 @@ export interface CaseResult {
 export interface ConformanceReport {
   language: LanguageId;
   cases: number;
+  /** Share of cases whose pass/fail matches the official verdict (what Pass@1 depends on). */
   verdictAgreement: number;
+  /** Share of cases with exactly the official outcome label (e.g. WRONG_ANSWER vs RUNTIME_ERROR). */
+  labelAgreement: number;
   spliceAgreement: number;
   disagreements: CaseResult[];
   runtime: string;
 }
+
+const passed = (outcome: Outcome) => outcome === 'PASSED';
 
 export function parseConformanceCases(text: string): ConformanceCase[] {
   return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as ConformanceCase);
@@ -57,7 +62,8 @@ export async function runConformance(
   return {
     language,
     cases: results.length,
-    verdictAgreement: results.filter((r) => r.got === r.expected).length / results.length,
+    verdictAgreement: results.filter((r) => passed(r.got) === passed(r.expected)).length / results.length,
+    labelAgreement: results.filter((r) => r.got === r.expected).length / results.length,
     spliceAgreement: results.filter((r) => r.spliceMatches).length / results.length,
     disagreements: results.filter((r) => r.got !== r.expected || !r.spliceMatches),
     runtime,

@@ -161,6 +161,13 @@ describe('routing per language', () => {
     expect(routeFor('python', 'remote', ['python'], ['python'])).toBe('remote');
     expect(routeFor('cpp', 'in-browser', ['python'], ['cpp'])).toBeNull();
     expect(routeFor('julia', 'auto', ['python'], ['cpp'])).toBeNull();
+    // An in-browser runtime whose agreement with the official verdicts is too low: auto prefers
+    // the runner, and without one the language is unavailable unless chosen explicitly.
+    const lowAgreement = (l: string) => l !== 'cpp';
+    expect(routeFor('cpp', 'auto', ['cpp'], ['cpp'], lowAgreement)).toBe('remote');
+    expect(routeFor('cpp', 'auto', ['cpp'], [], lowAgreement)).toBeNull();
+    expect(routeFor('cpp', 'in-browser', ['cpp'], ['cpp'], lowAgreement)).toBe('in-browser');
+    expect(routeFor('python', 'auto', ['python'], ['python'], lowAgreement)).toBe('in-browser');
 
     const remote = await connectRemoteExecutor({ urls: [a.url] });
     const routed = createRoutedExecutor({ local: fakeLocal(['python', 'javascript']), remote, choices: { javascript: 'remote', cpp: 'in-browser' } });
@@ -202,9 +209,13 @@ describe('command line', () => {
     expect(bad.stderr).toContain('--runner must be an http(s) URL');
   });
 
-  it('npm run conformance -- --runner measures verdict agreement of a compiled language on the runner', async () => {
-    const run = await node('dist-node/conformance.mjs', ['--runner', a.url, '--languages', 'ruby']);
+  it('npm run conformance -- --runner: a language without an in-page runtime on the runner, an in-page one cross-checked against it', async () => {
+    const run = await node('dist-node/conformance.mjs', ['--runner', a.url, '--languages', 'elixir,ruby']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^ruby\s+50\s+100\.0%\s+100\.0%\s+ruby 3/m);
+    // Elixir has no in-page runtime: its official cases run on the runner.
+    expect(run.stdout).toMatch(/^elixir\s+50\s+50\/50 100\.0%\s+50\/50 100\.0%\s+50\/50 100\.0%\s+Elixir .*benchtop runner/m);
+    // Ruby's official cases run in its in-page runtime, then the runner's real ruby cross-checks it on the demo set.
+    expect(run.stdout).toMatch(/^ruby\s+50\s+50\/50 100\.0%\s+50\/50 100\.0%\s+50\/50 100\.0%\s+ruby\.wasm/m);
+    expect(run.stdout).toMatch(/^ruby\s+20\s+20\/20 100\.0%\s+ruby\.wasm .* \| ruby 3.*benchtop runner/m);
   });
 });

@@ -1,0 +1,342 @@
+/**
+ * C++ runtime: Clang/LLD compiled to WebAssembly (@yowasp/clang, LLVM 22 with a wasi-sdk sysroot:
+ * libc++, wasi-libc) compiles the program to wasm32-wasi, and @bjorn3/browser_wasi_shim runs it.
+ * The official command is `g++ -o test test.cpp && ./test` (g++ 12, gnu++17, no -O); ours is
+ *
+ *   clang++ -std=gnu++17 -O1 -fwasm-exceptions -fno-strict-return -D_LIBCPP_REMOVE_TRANSITIVE_INCLUDES
+ *           … test.cpp exceptions.o -o test
+ *
+ * then `./test` with empty stdin, in a fresh instance, a fresh WASI and an empty working directory.
+ * -O1: WebAssembly from -O0 code runs several times slower than g++'s -O0 native code (programs
+ * that pass under g++ would time out); -O1 brings it to about native -O0 speed and compiles about
+ * as fast as -O0 (and clang -O0 with wasm exceptions hits an LLVM assertion on exceptions.cpp).
+ *
+ * Start-up (once per worker): load @yowasp/clang's bundle from the handed-in text (a blob: module,
+ * its `import.meta.url` pointed at a base that only the in-memory files answer), compile its
+ * 75 MB of LLVM once, unpack the sysroot, and build exceptions.o (the C++ exception runtime the
+ * sysroot lacks, exceptions.cpp) with the very flags of a run. Each run instantiates LLVM afresh
+ * (the driver, the compiler, the linker), then the program.
+ *
+ * (A precompiled <iostream> would save about a second per program, but clang keeps every header
+ * of a PCH that a program includes again open until it ends, and the WASI layer's table of ~128
+ * descriptors runs out for most programs: "cannot open file …: Out of memory".)
+ *
+ * Not like g++ (docs/fidelity.md): wasm32 has a 32-bit `long`, `size_t` and pointers; libc++
+ * instead of libstdc++ (unordered containers iterate in another order, a few headers still bring
+ * more than libstdc++'s; <bits/stdc++.h> and std::__gcd are supplied); a crash is a WebAssembly
+ * trap, reported with the exit status a shell would show for the matching signal.
+ */
+import { ConsoleStdout, Directory, File, OpenFile, PreopenDirectory, WASI, WASIProcExit } from '@bjorn3/browser_wasi_shim';
+import exceptionsSource from './exceptions.cpp?raw';
+import { OutputCapture, type LanguageRuntime, type RunResult } from '../types';
+
+/** The files the runtime needs (name → inside node_modules/@yowasp/clang/gen). */
+export const CLANG_FILES = ['bundle.js', 'llvm.core.wasm', 'llvm.core2.wasm', 'llvm.core3.wasm', 'llvm.core4.wasm', 'llvm-resources.tar'] as const;
+/** The @yowasp/clang version these files come from (checked by the tests). */
+export const CLANG_PACKAGE_VERSION = '22.0.0-git20542-10';
+
+export interface CppRuntimeOptions {
+  files: Record<string, ArrayBuffer>;
+  /** Optimisation level (default -O1; -O0 trips an LLVM assertion on exceptions.cpp). */
+  optimization?: '-O1' | '-O2';
+  /** More compiler flags (experiments). */
+  extraFlags?: string[];
+}
+
+export interface CppRuntime extends LanguageRuntime {
+  /** Milliseconds the last run spent compiling and linking. */
+  readonly lastCompileMs: number;
+}
+
+type Tree = { [name: string]: Tree | string | Uint8Array };
+interface RunOptions {
+  stdout?: ((bytes: Uint8Array | null) => void) | null;
+  stderr?: ((bytes: Uint8Array | null) => void) | null;
+  decodeASCII?: boolean;
+  fetchProgress?: (event: { totalLength: number; doneLength: number }) => void;
+}
+interface ClangModule {
+  runClang(args: string[] | null, files?: Tree, options?: RunOptions): Promise<Tree | undefined>;
+  runLLVM(args: string[] | null, files?: Tree, options?: RunOptions): Promise<Tree | undefined>;
+  Exit: new (...args: never[]) => Error & { code: number };
+  version: string;
+}
+
+/** A base that never resolves: only the in-memory files answer to it. */
+const IN_MEMORY_BASE = 'https://clang.benchtop.invalid/';
+/**
+ * Headers of g++'s library that programs written for it use and libc++ lacks, searched before
+ * libc++'s own (-isystem): <bits/stdc++.h>, and <algorithm> with libstdc++'s std::__gcd and
+ * std::__lg added (names reserved to the implementation, so adding them changes no valid program).
+ */
+const BITS_STDCXX = [
+  'cassert', 'cctype', 'cerrno', 'cfenv', 'cfloat', 'cinttypes', 'climits', 'clocale', 'cmath', 'csetjmp', 'csignal',
+  'cstdarg', 'cstddef', 'cstdint', 'cstdio', 'cstdlib', 'cstring', 'ctime', 'cuchar', 'cwchar', 'cwctype',
+  'algorithm', 'any', 'array', 'atomic', 'bitset', 'charconv', 'chrono', 'codecvt', 'complex', 'condition_variable',
+  'deque', 'exception', 'filesystem', 'forward_list', 'fstream', 'functional', 'future', 'initializer_list', 'iomanip',
+  'ios', 'iosfwd', 'iostream', 'istream', 'iterator', 'limits', 'list', 'locale', 'map', 'memory', 'memory_resource',
+  'mutex', 'new', 'numeric', 'optional', 'ostream', 'queue', 'random', 'ratio', 'regex', 'scoped_allocator', 'set',
+  'shared_mutex', 'sstream', 'stack', 'stdexcept', 'streambuf', 'string', 'string_view', 'system_error', 'thread',
+  'tuple', 'type_traits', 'typeindex', 'typeinfo', 'unordered_map', 'unordered_set', 'utility', 'valarray', 'variant', 'vector',
+].map((h) => `#include <${h}>\n`).join('');
+const ALGORITHM = `#include_next <algorithm>
+#ifndef BENCHTOP_LIBSTDCXX_ALGORITHM
+#define BENCHTOP_LIBSTDCXX_ALGORITHM
+namespace std {
+template <typename T> T __gcd(T m, T n) {
+  while (n != 0) { T t = m % n; m = n; n = t; }
+  return m;
+}
+inline constexpr int __lg(int n) { return (int)sizeof(int) * 8 - 1 - __builtin_clz(n); }
+inline constexpr unsigned __lg(unsigned n) { return (int)sizeof(int) * 8 - 1 - __builtin_clz(n); }
+inline constexpr long __lg(long n) { return (int)sizeof(long) * 8 - 1 - __builtin_clzl(n); }
+inline constexpr unsigned long __lg(unsigned long n) { return (int)sizeof(long) * 8 - 1 - __builtin_clzl(n); }
+inline constexpr long long __lg(long long n) { return (int)sizeof(long long) * 8 - 1 - __builtin_clzll(n); }
+inline constexpr unsigned long long __lg(unsigned long long n) { return (int)sizeof(long long) * 8 - 1 - __builtin_clzll(n); }
+}
+#endif
+`;
+/**
+ * libstdc++'s <iostream> (like its container headers) brings <bits/stl_algobase.h>: under g++ a
+ * program may call lower_bound, mismatch or lexicographical_compare after including only
+ * <iostream>, the first line of every spliced program. libc++'s <iostream> (with its transitive
+ * includes removed, see compileFlags) lacks these three; they are added from libc++'s own headers.
+ */
+const IOSTREAM = `#include_next <iostream>
+#include <__algorithm/lexicographical_compare.h>
+#include <__algorithm/lower_bound.h>
+#include <__algorithm/mismatch.h>
+`;
+const HEADERS: Tree = { benchtop: { include: { algorithm: ALGORITHM, iostream: IOSTREAM, bits: { 'stdc++.h': BITS_STDCXX } } } };
+
+export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppRuntime> {
+  const clang = await loadClang(options.files);
+  const optimization = options.optimization ?? '-O1';
+  const compileFlags = [
+    '-std=gnu++17', optimization, '-fwasm-exceptions', '-fno-strict-return', '-isystem', '/benchtop/include',
+    // libc++ in C++17 mode keeps, for old code, many includes the standard does not require: its
+    // <vector> alone brings <algorithm>, <climits>, <memory>, … A program that forgets an include
+    // then compiles here and fails under g++ (libstdc++ includes much less). Without them libc++
+    // is close to libstdc++ (measured in docs/fidelity.md).
+    '-D_LIBCPP_REMOVE_TRANSITIVE_INCLUDES',
+    // wasi-libc's emulations of what POSIX programs take for granted: signal(), clock(), getpid(), mmap().
+    '-D_WASI_EMULATED_SIGNAL', '-D_WASI_EMULATED_PROCESS_CLOCKS', '-D_WASI_EMULATED_GETPID', '-D_WASI_EMULATED_MMAN',
+    // Warnings g++ does not give by default (libc++'s [[nodiscard]], variable-length arrays).
+    '-Wno-unused-result', '-Wno-vla-cxx-extension',
+    ...(options.extraFlags ?? []),
+  ];
+  const linkFlags = [
+    '-Wl,-z,stack-size=8388608', '-Wl,--stack-first', '-Wl,--allow-multiple-definition',
+    '-lwasi-emulated-signal', '-lwasi-emulated-process-clocks', '-lwasi-emulated-getpid', '-lwasi-emulated-mman',
+  ];
+  const headers = HEADERS;
+
+  const support = await compile(clang, [...compileFlags, '-c', 'exceptions.cpp', '-o', 'exceptions.o'], { ...headers, 'exceptions.cpp': exceptionsSource });
+  const exceptionsObject = support.files?.['exceptions.o'];
+  if (!(exceptionsObject instanceof Uint8Array)) throw new Error(`could not build the C++ exception runtime:\n${support.diagnostics}`);
+
+  let lastCompileMs = 0;
+  return {
+    description: `clang ${clang.version.split('-')[0]} (@yowasp/clang ${clang.version}, libc++, wasm32-wasi)`,
+    get lastCompileMs() {
+      return lastCompileMs;
+    },
+    async run(program) {
+      const started = performance.now();
+      const stdout = new OutputCapture();
+      const stderr = new OutputCapture();
+      const files: Tree = { ...headers, 'test.cpp': program, 'exceptions.o': exceptionsObject };
+      const built = await compile(clang, [...compileFlags, 'test.cpp', 'exceptions.o', '-o', 'test', ...linkFlags], files);
+      lastCompileMs = performance.now() - started;
+      // The compiler's warnings and errors go to stderr, as in `g++ … && ./test` run by a shell.
+      stderr.write(built.diagnostics);
+      // A compiler that crashes fails the compile step, as an internal compiler error of g++ does.
+      if (built.crashed) stderr.write(`clang++: error: the compiler crashed (${built.crashed})\n`);
+      const wasm = built.files?.test;
+      if (!(wasm instanceof Uint8Array)) {
+        return finish({ exitCode: 1, compileFailed: true, timedOut: false }, stdout, stderr, started);
+      }
+      const exitCode = await execute(wasm, stdout, stderr);
+      return finish({ exitCode, timedOut: false }, stdout, stderr, started);
+    },
+  };
+}
+
+type Report = Pick<RunResult, 'exitCode' | 'timedOut' | 'compileFailed'>;
+
+function finish(report: Report, stdout: OutputCapture, stderr: OutputCapture, started: number): Omit<RunResult, 'runtime'> {
+  const result = { ...report, stdout: stdout.text(), stderr: stderr.text(), durationMs: performance.now() - started };
+  return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
+}
+
+/** Runs clang (driver, compiler, linker) on an in-memory tree; returns the tree after and what it printed. */
+async function compile(clang: ClangModule, args: string[], files: Tree): Promise<{ files: Tree | null; diagnostics: string; crashed?: string }> {
+  const chunks: Uint8Array[] = [];
+  const collect = (bytes: Uint8Array | null) => {
+    if (bytes) chunks.push(bytes.slice());
+  };
+  let out: Tree | null = null;
+  let crashed: string | undefined;
+  try {
+    out = (await clang.runClang(['clang++', ...args], files, { stdout: collect, stderr: collect, decodeASCII: false })) ?? null;
+  } catch (e) {
+    // Exit: the compiler reported an error. Anything else: it trapped (an LLVM bug or a limit).
+    if (!(e instanceof clang.Exit)) crashed = e instanceof Error ? e.message : String(e);
+  }
+  const decoder = new TextDecoder();
+  const diagnostics = chunks.map((c) => decoder.decode(c, { stream: true })).join('') + decoder.decode();
+  return crashed === undefined ? { files: out, diagnostics } : { files: null, diagnostics, crashed };
+}
+
+/** Signals as a shell reports them: 128 + the signal number. */
+const SIGABRT = 134;
+const SIGFPE = 136;
+const SIGSEGV = 139;
+
+/** Runs a compiled program as `./test`; returns its exit status. */
+async function execute(wasm: Uint8Array, stdout: OutputCapture, stderr: OutputCapture): Promise<number> {
+  const decoders = { out: new TextDecoder(), err: new TextDecoder() };
+  const wasi = new WASI(
+    ['./test'],
+    [],
+    [
+      new OpenFile(new File([])),
+      new ConsoleStdout((bytes) => stdout.writeBytes(bytes, decoders.out)),
+      new ConsoleStdout((bytes) => stderr.writeBytes(bytes, decoders.err)),
+      new PreopenDirectory('.', new Map()),
+      new PreopenDirectory('/tmp', new Map<string, File | Directory>()),
+    ],
+    { debug: false }, // (the shim logs every file access to the console otherwise)
+  );
+  let status: number;
+  let instance: WebAssembly.Instance | null = null;
+  try {
+    const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
+    instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
+    status = wasi.start(instance as unknown as Parameters<WASI['start']>[0]) & 0xff; // as a process's exit status
+  } catch (e) {
+    status = crash(e, instance, stderr);
+  }
+  if (!stdout.full) stdout.write(decoders.out.decode());
+  if (!stderr.full) stderr.write(decoders.err.decode());
+  return status;
+}
+
+/** A program that ended by a trap or an uncaught exception: the status and message a shell would give. */
+function crash(e: unknown, instance: WebAssembly.Instance | null, stderr: OutputCapture): number {
+  if (e instanceof WASIProcExit) return e.code & 0xff; // exit() from a nested call, already unwound
+  if (typeof WebAssembly.Exception === 'function' && e instanceof WebAssembly.Exception) {
+    // A C++ exception left main: g++'s runtime prints what it was and aborts.
+    const uncaught = instance?.exports.__benchtop_uncaught;
+    try {
+      if (typeof uncaught === 'function') uncaught();
+    } catch {
+      // The report itself failed: the status still says what happened.
+    }
+    stderr.write('Aborted\n');
+    return SIGABRT;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof RangeError || /call stack/i.test(message)) {
+    stderr.write(`Segmentation fault (stack overflow: ${message})\n`);
+    return SIGSEGV;
+  }
+  if (e instanceof WebAssembly.RuntimeError) {
+    if (/unreachable/i.test(message)) {
+      // abort() (a failed assert, std::terminate) is a trap in wasi-libc.
+      stderr.write('Aborted\n');
+      return SIGABRT;
+    }
+    if (/divide by zero|remainder by zero|integer overflow|float unrepresentable/i.test(message)) {
+      stderr.write(`Floating point exception (${message})\n`);
+      return SIGFPE;
+    }
+    stderr.write(`Segmentation fault (${message})\n`);
+    return SIGSEGV;
+  }
+  if (e instanceof WebAssembly.CompileError || e instanceof WebAssembly.LinkError) {
+    stderr.write(`benchtop: the compiled program could not be loaded: ${message}\n`);
+    return 1;
+  }
+  stderr.write(`benchtop: the program stopped: ${message}\n`);
+  return 1;
+}
+
+/**
+ * Loads @yowasp/clang from the handed-in files: its bundle becomes a module (blob: in a browser,
+ * data: under Node, which cannot import blob: URLs) whose `import.meta.url` is the in-memory base,
+ * and its resource fetches are answered by a stand-in `fetch` that knows only these files, removed
+ * once LLVM is compiled and the sysroot unpacked.
+ */
+async function loadClang(files: Record<string, ArrayBuffer>): Promise<ClangModule> {
+  for (const name of CLANG_FILES) if (!files[name]) throw new Error(`missing ${name}`);
+  const bundle = new TextDecoder().decode(files['bundle.js']);
+  if (!bundle.includes('import.meta.url')) throw new Error('bundle.js: unexpected layout (no import.meta.url)');
+  const patched = bundle.replaceAll('import.meta.url', JSON.stringify(IN_MEMORY_BASE)).replace(QUADRATIC_WRITE, LINEAR_WRITE);
+
+  const scope = globalThis as { fetch?: typeof fetch };
+  const realFetch = scope.fetch;
+  scope.fetch = async (input: RequestInfo | URL) => {
+    const url = String(input instanceof Request ? input.url : input);
+    const name = url.startsWith(IN_MEMORY_BASE) ? url.slice(IN_MEMORY_BASE.length) : '';
+    const body = Object.hasOwn(files, name) ? files[name] : undefined;
+    if (!body) throw new TypeError(`benchtop: no request may leave the runtime worker (${url})`);
+    const type = name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+    return new Response(body, { headers: { 'content-type': type, 'content-length': String(body.byteLength) } });
+  };
+  const isNode = typeof process === 'object' && !!process.versions?.node;
+  const moduleUrl = isNode
+    ? `data:text/javascript;base64,${base64(new TextEncoder().encode(patched))}`
+    : URL.createObjectURL(new Blob([patched], { type: 'text/javascript' }));
+  try {
+    const clang = (await import(/* @vite-ignore */ moduleUrl)) as ClangModule;
+    // Compile LLVM and unpack the sysroot now (args null: load only). A progress callback keeps
+    // the library from logging its own progress to the console.
+    await clang.runLLVM(null, {}, { fetchProgress: () => {} });
+    return clang;
+  } finally {
+    if (!isNode) URL.revokeObjectURL(moduleUrl);
+    if (realFetch) scope.fetch = realFetch;
+    else delete scope.fetch;
+  }
+}
+
+/**
+ * The bundle's in-memory file system copies a whole file on every write (quadratic: writing a
+ * 13 MB file in small chunks cost seconds; the object files and the program cost less, but some). Replaced (when the text is as expected) by a
+ * write into spare capacity that doubles, as a growable buffer does; `data` stays an exact view.
+ */
+const QUADRATIC_WRITE = `  write(contents) {
+    const offset = Number(this.offset);
+    const newData = new Uint8Array(Math.max(this.file.data.length, offset + contents.length));
+    newData.set(this.file.data);
+    newData.subarray(offset).set(contents);
+    this.file.data = newData;
+    this.offset += BigInt(contents.length);
+  }`;
+const LINEAR_WRITE = `  write(contents) {
+    const offset = Number(this.offset);
+    const end = offset + contents.length;
+    const file = this.file;
+    if (end > file.data.length) {
+      const spare = file.spareCapacity;
+      if (spare && spare.buffer === file.data.buffer && file.data.byteOffset === 0 && end <= spare.length) {
+        const size = file.data.length;
+        file.data = spare.subarray(0, end);
+        if (offset > size) file.data.fill(0, size, offset);
+      } else {
+        const grown = new Uint8Array(Math.max(end, 2 * file.data.length, 65536));
+        grown.set(file.data);
+        file.spareCapacity = grown;
+        file.data = grown.subarray(0, end);
+      }
+    }
+    file.data.set(contents, offset);
+    this.offset += BigInt(contents.length);
+  }`;
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}

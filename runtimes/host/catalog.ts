@@ -1,0 +1,141 @@
+/**
+ * The in-page runtimes, one entry per language: what the user is told while it loads, and the
+ * files its worker needs (name handed to the adapter → path inside node_modules). Plain data,
+ * read by the page (downloads, sizes), by vite.config.ts (which serves and copies the files as
+ * `runtimes/<path inside node_modules>`) and by the Node worker (which reads them from node_modules).
+ *
+ * To add a language:
+ *   1. an entry here, with the agreement measured against the official verdicts (`fidelity`);
+ *   2. `runtimes/host/workers/<language>.ts`, the browser worker script (a few lines: see python.ts);
+ *   3. a line in `runtimes/host/node-loaders.ts`, the same loader for Node's worker threads.
+ * WORKER_LANGUAGES (languages.ts) follows this table.
+ */
+import type { LanguageId } from '../../src/core/languages';
+
+export interface CatalogEntry {
+  /** Shown while the runtime loads: what it is and its download, ending "(…, about N MB)". */
+  what: string;
+  /** Files handed to the runtime in its init message: name → path inside node_modules. */
+  files: Readonly<Record<string, string>>;
+  /**
+   * Under Node the runtime finds its own files in node_modules (Pyodide, QuickJS); otherwise the
+   * Node worker reads `files` and hands them over, exactly as the page does.
+   */
+  nodeLoadsItself?: boolean;
+  /**
+   * How often this runtime's verdicts agree with the official toolchain's, as measured (the
+   * command is in docs/fidelity.md). Routing's `auto` uses the runtime only when the agreement
+   * reaches the bar for how it was measured (FIDELITY_BAR); else it prefers a remote runner.
+   */
+  fidelity: { agreement: number; against: FidelityMeasure };
+}
+
+/**
+ * What an agreement figure was measured against: the official sandbox's own regression cases
+ * (SPEC §6 asks for 95%), or the real toolchain on the demo set and the recorded answers, a
+ * smaller sample where one disagreement in a hundred is already a warning (99%).
+ */
+export type FidelityMeasure = 'official conformance cases' | 'real toolchain on the demo set';
+export const FIDELITY_BAR: Readonly<Record<FidelityMeasure, number>> = {
+  'official conformance cases': 0.95,
+  'real toolchain on the demo set': 0.99,
+};
+
+/** Whether `auto` routing may use the in-page runtime of `language` (its agreement is high enough). */
+export function trustedInPage(language: LanguageId): boolean {
+  const fidelity = CATALOG[language]?.fidelity;
+  return !!fidelity && fidelity.agreement >= FIDELITY_BAR[fidelity.against];
+}
+
+export const CATALOG: Readonly<Partial<Record<LanguageId, CatalogEntry>>> = {
+  python: {
+    what: 'Pyodide (CPython in WebAssembly, about 13 MB)',
+    files: {
+      'pyodide.asm.mjs': 'pyodide/pyodide.asm.mjs',
+      'pyodide.asm.wasm': 'pyodide/pyodide.asm.wasm',
+      'python_stdlib.zip': 'pyodide/python_stdlib.zip',
+      'pyodide-lock.json': 'pyodide/pyodide-lock.json',
+    },
+    nodeLoadsItself: true,
+    fidelity: { agreement: 1, against: 'real toolchain on the demo set' },
+  },
+  javascript: {
+    what: 'QuickJS (about 1 MB)',
+    files: { 'quickjs.wasm': '@jitl/quickjs-ng-wasmfile-release-sync/dist/emscripten-module.wasm' },
+    nodeLoadsItself: true,
+    fidelity: { agreement: 1, against: 'real toolchain on the demo set' },
+  },
+  typescript: {
+    what: 'QuickJS and the sucrase TypeScript transpiler (about 1.5 MB)',
+    files: { 'quickjs.wasm': '@jitl/quickjs-ng-wasmfile-release-sync/dist/emscripten-module.wasm' },
+    nodeLoadsItself: true,
+    fidelity: { agreement: 1, against: 'official conformance cases' },
+  },
+  php: {
+    what: 'PHP 8.1 (php-wasm, about 18 MB)',
+    files: {
+      'php.js': '@php-wasm/web-8-1/asyncify/php_8_1.js',
+      'php.wasm': '@php-wasm/web-8-1/asyncify/8_1_34/php_8_1.wasm',
+    },
+    // 50/50 official PHP cases (tests/integration/runtime-php.test.ts).
+    fidelity: { agreement: 1, against: 'official conformance cases' },
+  },
+  ruby: {
+    what: 'CRuby 3.4 (ruby.wasm, about 30 MB)',
+    files: { 'ruby+stdlib.wasm': '@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm' },
+    // 50/50 official Ruby cases (tests/integration/runtime-ruby.test.ts).
+    fidelity: { agreement: 1, against: 'official conformance cases' },
+  },
+  r: {
+    what: 'R 4.6 (webR 0.6, about 22 MB)',
+    files: {
+      'R.js': 'webr/dist/R.js',
+      'R.wasm': 'webr/dist/R.wasm',
+      'libRblas.so': 'webr/dist/libRblas.so',
+      'libRlapack.so': 'webr/dist/libRlapack.so',
+      'share.data.gz': 'webr/dist/vfs/usr/lib/R/share.data.gz',
+      'share.js.metadata': 'webr/dist/vfs/usr/lib/R/share.js.metadata',
+      'parallel.data.gz': 'webr/dist/vfs/usr/lib/R/library/parallel.data.gz',
+      'parallel.js.metadata': 'webr/dist/vfs/usr/lib/R/library/parallel.js.metadata',
+    },
+    // Official R cases (tests/integration/runtime-r.test.ts; differences in docs/fidelity.md).
+    fidelity: { agreement: 1, against: 'official conformance cases' },
+  },
+  perl: {
+    what: 'Perl 5.42 (zeroperl, about 25 MB)',
+    files: { 'zeroperl.wasm': '@6over3/zeroperl-ts/dist/esm/zeroperl.wasm' },
+    // Pass/fail on the 50 official cases (tests/integration/runtime-perl.test.ts); the outcome label
+    // differs on 6 only by SPEC §4's substring rule, as with native perl (docs/fidelity.md).
+    fidelity: { agreement: 1, against: 'official conformance cases' },
+  },
+  shell: {
+    what: 'Bash (just-bash, bash re-implemented in TypeScript, about 1.3 MB)',
+    files: {},
+    // 20/20 runs of the demo set (canonical and recorded answers) agree with the real bash, and
+    // 125/130 everyday idioms (tests/integration/runtime-shell.test.ts); differences: docs/fidelity.md.
+    fidelity: { agreement: 1, against: 'real toolchain on the demo set' },
+  },
+  cpp: {
+    what: 'Clang 22 and libc++ compiling to WebAssembly (@yowasp/clang, about 105 MB)',
+    files: {
+      'bundle.js': '@yowasp/clang/gen/bundle.js',
+      'llvm.core.wasm': '@yowasp/clang/gen/llvm.core.wasm',
+      'llvm.core2.wasm': '@yowasp/clang/gen/llvm.core2.wasm',
+      'llvm.core3.wasm': '@yowasp/clang/gen/llvm.core3.wasm',
+      'llvm.core4.wasm': '@yowasp/clang/gen/llvm.core4.wasm',
+      'llvm-resources.tar': '@yowasp/clang/gen/llvm-resources.tar',
+    },
+    // 20/20 verdicts as g++ 12 on the demo set's canonical solutions and recorded answers
+    // (crosscheck.test.ts), 29/29 with extra programs (tests/integration/runtime-cpp.test.ts);
+    // known differences (32-bit long, libc++ instead of libstdc++): docs/fidelity.md.
+    fidelity: { agreement: 1, against: 'real toolchain on the demo set' },
+  },
+};
+
+/**
+ * Where a runtime file is served on the app's own origin, relative to the app's base URL: its
+ * node_modules path, so a file two languages share (QuickJS) is downloaded and cached once.
+ */
+export function runtimeFilePath(packagePath: string): string {
+  return `runtimes/${packagePath}`;
+}

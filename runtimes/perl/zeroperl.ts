@@ -1,0 +1,205 @@
+/**
+ * Perl runtime: zeroperl (Perl 5 compiled to WASI with its core library embedded in the .wasm),
+ * run as `perl test.pl` would: a fresh WebAssembly instance per program, whose Perl parses and
+ * runs test.pl from an in-memory file system, END blocks and exit codes included.
+ *
+ * We use only zeroperl's .wasm, not its JavaScript wrapper: the wrapper loads the .wasm itself
+ * (fetch in a window, `node:fs` elsewhere, so not in a sandboxed worker), recompiles it for every
+ * interpreter, and its file system answers reads asynchronously, which breaks zeroperl's own
+ * start-up path when the program is a file. Here the compiled module is kept and instantiated
+ * once per run with @bjorn3/browser_wasi_shim (synchronous, in memory), and the interpreter is
+ * started with argv `perl -MBenchtop::Phase test.pl` (`zeroperl_init_with_args` = perl_parse +
+ * perl_run, the way perlmain does).
+ *
+ * zeroperl does not bundle Test::More, POSIX or Storable; benchtop provides pure-Perl stand-ins
+ * (lib/*, on PERL5LIB): Test::More with the same output and exit code, the common part of POSIX,
+ * Storable's dclone/freeze/thaw. docs/fidelity.md lists what else differs.
+ *
+ * A runaway program cannot be interrupted (the wasm runs synchronously): the host terminates the
+ * worker at the time limit.
+ */
+import { ConsoleStdout, Directory, File, OpenFile, PreopenDirectory, WASI, WASIProcExit, type Inode } from '@bjorn3/browser_wasi_shim';
+import phaseModule from './lib/Benchtop/Phase.pm?raw';
+import posix from './lib/POSIX.pm?raw';
+import storable from './lib/Storable.pm?raw';
+import testMore from './lib/Test/More.pm?raw';
+import testSimple from './lib/Test/Simple.pm?raw';
+import { OutputCapture, type LanguageRuntime } from '../types';
+
+/** The files the host hands in (name → bytes): zeroperl's WebAssembly binary. */
+export const PERL_FILES = ['zeroperl.wasm'] as const;
+
+export interface PerlRuntimeOptions {
+  files: Record<string, ArrayBuffer>;
+}
+
+/** The package version the .wasm comes from (node_modules/@6over3/zeroperl-ts). */
+const ZEROPERL_VERSION = '1.0.10';
+const LIB_DIR = '/usr/share/benchtop/perl5';
+const PHASE_FILE = '/usr/share/benchtop/phase';
+
+/**
+ * Modules benchtop adds to Perl's library (path under LIB_DIR → source): pure-Perl stand-ins for
+ * core modules that zeroperl lacks (Test::More and Test::Simple, POSIX, Storable; see each
+ * file's header for what they cover), and the phase marker.
+ */
+const LIBRARY: Readonly<Record<string, string>> = {
+  'Test/More.pm': testMore,
+  'Test/Simple.pm': testSimple,
+  'POSIX.pm': posix,
+  'Storable.pm': storable,
+  'Benchtop/Phase.pm': phaseModule,
+};
+
+interface ZeroperlExports {
+  memory: WebAssembly.Memory;
+  malloc(size: number): number;
+  zeroperl_init_with_args(argc: number, argv: number): number;
+  zeroperl_free_interpreter(): void;
+}
+
+export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<LanguageRuntime> {
+  const wasm = options.files['zeroperl.wasm'];
+  if (!wasm) throw new Error('missing zeroperl.wasm');
+  const module = await WebAssembly.compile(wasm);
+  const encoder = new TextEncoder();
+  const library = Object.entries(LIBRARY).map(([path, source]) => [path, encoder.encode(source)] as const);
+
+  async function execute(args: string[], program: string): Promise<{ exitCode: number; stdout: OutputCapture; stderr: OutputCapture }> {
+    const stdout = new OutputCapture();
+    const stderr = new OutputCapture();
+    const decoders = { out: new TextDecoder(), err: new TextDecoder() };
+    // A fresh file system: the program, /dev/null, an empty /tmp, and benchtop's modules.
+    const lib = new Map<string, Inode>();
+    for (const [path, bytes] of library) {
+      const parts = path.split('/');
+      let dir = lib;
+      for (const part of parts.slice(0, -1)) {
+        let sub = dir.get(part);
+        if (!(sub instanceof Directory)) dir.set(part, (sub = new Directory(new Map())));
+        dir = (sub as Directory).contents;
+      }
+      dir.set(parts.at(-1)!, new File(bytes, { readonly: true }));
+    }
+    const share = new Map<string, Inode>([['benchtop', new Directory(new Map([['perl5', new Directory(lib)]]))]]);
+    const root = new Map<string, Inode>([
+      ['test.pl', new File(encoder.encode(program))],
+      ['dev', new Directory(new Map([['null', new DevNull()]]))],
+      ['tmp', new Directory(new Map())],
+      ['usr', new Directory(new Map([['share', new Directory(share)]]))],
+    ]);
+    const fds = [
+      new OpenFile(new File(new Uint8Array(0))), // stdin: empty
+      new ConsoleStdout((bytes) => stdout.writeBytes(bytes, decoders.out)),
+      new ConsoleStdout((bytes) => stderr.writeBytes(bytes, decoders.err)),
+      new PreopenDirectory('/', root),
+    ];
+    const wasi = new WASI(['perl'], [`PERL5LIB=${LIB_DIR}`], fds, { debug: false });
+    const instance = await WebAssembly.instantiate(module, {
+      wasi_snapshot_preview1: wasi.wasiImport,
+      env: { call_host_function: () => 0 },
+    });
+    wasi.initialize(instance as never);
+    const exports = instance.exports as unknown as ZeroperlExports;
+
+    let status: number;
+    try {
+      status = exports.zeroperl_init_with_args(args.length, writeArgv(exports, args, encoder));
+      exports.zeroperl_free_interpreter(); // perl_destruct: flushes STDOUT and STDERR
+    } catch (e) {
+      if (!(e instanceof WASIProcExit)) {
+        stderr.write(`benchtop: the Perl runtime stopped: ${(e as Error).message}\n`);
+        return { exitCode: 1, stdout, stderr };
+      }
+      status = e.code;
+    }
+    stdout.write(decoders.out.decode());
+    stderr.write(decoders.err.decode());
+    return { exitCode: exitStatus(status, readText(root, PHASE_FILE)), stdout, stderr };
+  }
+
+  // Load check and warm-up (the first run compiles much of the interpreter): the Perl version.
+  const probe = await execute(['perl', '-e', 'printf "%vd", $^V'], '');
+  if (probe.exitCode !== 0) throw new Error(`zeroperl did not start: ${probe.stderr.text()}`);
+  const perlVersion = probe.stdout.text();
+
+  // One program at a time (each instance starts with 32 MB of memory): the worker host sends
+  // runs one by one anyway; direct callers may not.
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    description: `zeroperl ${ZEROPERL_VERSION} (Perl ${perlVersion})`,
+    run(program) {
+      const next = queue.then(async () => {
+        const started = performance.now();
+        const { exitCode, stdout, stderr } = await execute(['perl', '-MBenchtop::Phase', 'test.pl'], program);
+        const result = { exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut: false, durationMs: performance.now() - started };
+        return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
+      });
+      queue = next.catch(() => undefined);
+      return next;
+    },
+  };
+}
+
+/** /dev/null: reads nothing, forgets what is written (perl -e opens it). */
+class DevNull extends File {
+  constructor() {
+    super(new Uint8Array(0));
+  }
+  override path_open(): { ret: number; fd_obj: OpenFile } {
+    return { ret: 0, fd_obj: new NullFile(this) };
+  }
+}
+
+class NullFile extends OpenFile {
+  override fd_write(data: Uint8Array): { ret: number; nwritten: number } {
+    return { ret: 0, nwritten: data.byteLength };
+  }
+  override fd_pwrite(data: Uint8Array): { ret: number; nwritten: number } {
+    return { ret: 0, nwritten: data.byteLength };
+  }
+}
+
+/** argv as a C array of C strings in the instance's memory. */
+function writeArgv(exports: ZeroperlExports, args: readonly string[], encoder: TextEncoder): number {
+  const pointers = args.map((arg) => {
+    const bytes = encoder.encode(`${arg}\0`);
+    const at = exports.malloc(bytes.length);
+    new Uint8Array(exports.memory.buffer).set(bytes, at);
+    return at;
+  });
+  const argv = exports.malloc(4 * (args.length + 1));
+  const view = new DataView(exports.memory.buffer);
+  pointers.forEach((at, i) => view.setUint32(argv + 4 * i, at, true));
+  view.setUint32(argv + 4 * args.length, 0, true);
+  return argv;
+}
+
+/**
+ * The exit status `perl test.pl` would give. zeroperl returns perl_run's status when the
+ * program ran, but only 1 when compilation failed: then the status noted by Benchtop::Phase's
+ * CHECK block is the real one. That status is perl's errno-or-255 rule (a die exits with $! when
+ * it is set), and errno at that point is WASI's: EBADF/ENOTSUP left over from zeroperl's own
+ * file calls (on Linux errno is 0 there, so perl exits 255), or ENOENT after a missing module
+ * (44 in WASI, 2 on Linux).
+ */
+export function exitStatus(status: number, phase: string | null): number {
+  if (phase === 'running' || status === 0) return status & 0xff;
+  const compiled = phase?.match(/^compiled (-?\d+)$/);
+  if (!compiled) return 255;
+  const code = Number(compiled[1]) & 0xff;
+  return COMPILE_ERRNO_ON_LINUX[code] ?? code;
+}
+
+/** WASI errno → what Linux perl's exit status would be, for compile-time failures. */
+const COMPILE_ERRNO_ON_LINUX: Readonly<Record<number, number>> = { 8: 255, 58: 255, 70: 255, 44: 2 };
+
+function readText(root: Map<string, Inode>, path: string): string | null {
+  let entry: Inode | undefined;
+  let dir = root;
+  for (const part of path.split('/').filter(Boolean)) {
+    entry = dir.get(part);
+    if (entry instanceof Directory) dir = entry.contents;
+  }
+  return entry instanceof File ? new TextDecoder().decode(entry.data) : null;
+}

@@ -1,0 +1,258 @@
+# Loaded once (as /benchtop/harness.rb) when the Ruby runtime starts, before the memory snapshot
+# that every run starts from (rubywasm.ts). `BenchtopHarness.run` then runs /workdir/test.rb the
+# way `ruby test.rb` does, as far as a program can tell: exit status, the report of an uncaught
+# exception on stderr, at_exit handlers. It returns the exit status, and removes its own constant
+# before the program starts.
+
+# Timeout.timeout starts a watcher Thread, and this CRuby has no threads (Thread.new raises
+# NotImplementedError). Ruby's own syntax_suggest (the report of a SyntaxError) calls it, and so may
+# a program: run the block without a watcher. A runaway block is stopped by the host's time limit.
+require "timeout"
+module Timeout
+  def self.timeout(sec, klass = nil, message = nil, &block)
+    yield(sec)
+  end
+
+  private
+
+  def timeout(*args, &block)
+    Timeout.timeout(*args, &block)
+  end
+end
+
+# Ruby 3.0, as the official sandbox runs it, where CRuby 3.4 differs in ways that decide verdicts.
+# Where the standard library (written for 3.4) relies on the new behaviour, only the program's own
+# code sees the old one: `program_frame` tells them apart by the caller's file.
+program_frame = lambda do |location|
+  path = location&.path.to_s
+  !(path.start_with?("/usr/local/lib/ruby/") || path.start_with?("<internal:") || path.start_with?("/benchtop/"))
+end
+
+# 3.2 made Set available without `require "set"` (an autoload); 3.0 raised NameError. Library code
+# that relies on the autoload still gets it.
+Object.send(:remove_const, :Set) if Object.autoload?(:Set)
+Module.prepend(Module.new do
+  define_method(:const_missing) do |name|
+    if name == :Set && !program_frame.call(caller_locations(1, 1)&.first)
+      require "set"
+      return ::Set
+    end
+    super(name)
+  end
+end)
+
+# 3.2 made `Struct.new(:a, :b).new(a: 1, b: 2)` set the members by keyword; 3.0 passed the Hash
+# as the first member (keyword_init: nil meant positional). Struct classes have their own `new`,
+# so only Struct.new itself goes through this.
+Struct.singleton_class.prepend(Module.new do
+  define_method(:new) do |*args, **options, &block|
+    if equal?(Struct) && !options.key?(:keyword_init) && program_frame.call(caller_locations(1, 1)&.first)
+      options[:keyword_init] = false
+    end
+    super(*args, **options, &block)
+  end
+end)
+
+# 3.4 prints a Hash as {"a" => 1, b: 2}; 3.0 printed {"a"=>1, :b=>2} (Hash#inspect and #to_s).
+inspecting = {}.compare_by_identity
+Hash.send(:define_method, :inspect) do
+  return "{}" if empty?
+  return "{...}" if inspecting.key?(self)
+  inspecting[self] = true
+  begin
+    "{#{map { |key, value| "#{key.inspect}=>#{value.inspect}" }.join(", ")}}"
+  ensure
+    inspecting.delete(self)
+  end
+end
+Hash.send(:alias_method, :to_s, :inspect)
+# And pp, the same way (3.0's pp_hash: key, "=>", value).
+require "pp"
+class PP
+  module PPMethods
+    def pp_hash_pair(key, value)
+      pp key
+      text "=>"
+      group(1) do
+        breakable ""
+        pp value
+      end
+    end
+  end
+end
+
+# Removed in 3.2, present (deprecated) in 3.0.
+class << File
+  def exists?(path) = exist?(path)
+end
+class << Dir
+  def exists?(path) = exist?(path)
+end
+Object.const_set(:Fixnum, Integer)
+Object.const_set(:Bignum, Integer)
+Object.deprecate_constant(:Fixnum, :Bignum)
+Random.const_set(:DEFAULT, Random)
+Random.deprecate_constant(:DEFAULT)
+class Object
+  def =~(_other) = nil
+  def taint = self
+  def untaint = self
+  def tainted? = false
+  def trust = self
+  def untrust = self
+  def untrusted? = false
+end
+
+require "/benchtop/threads.rb"
+ENV.delete("RUBY_FIBER_VM_STACK_SIZE") # read by the VM at boot (rubywasm.ts): not the program's
+
+module BenchtopHarness
+  # Blocks given to at_exit, run when the program ends (the process never ends here: the instance is
+  # dropped instead), newest first, as Ruby's own end procs are.
+  @handlers = []
+  @minitest_patched = false
+
+  class << self
+    attr_reader :handlers
+
+    def run
+      threads = ::BenchtopThreads
+      Object.send(:remove_const, :BenchtopThreads)
+      Object.send(:remove_const, :BenchtopHarness)
+      Dir.chdir("/workdir")
+      $0 = "test.rb"
+      srand # a new seed, as a new process has (the snapshot's would repeat)
+      define_data
+      # A program that names Thread gets green threads (threads.rb), at_exit handlers included; the
+      # others run as they are.
+      if File.binread("test.rb").match?(/\bThread\b/)
+        error = status = handler_status = nil
+        threads.run(method(:report)) { error, status, handler_status = run_program }
+      else
+        error, status, handler_status = run_program
+      end
+      # As ruby's own cleanup: the error that ended the program is reported after the handlers ran,
+      # and an exit (or error) inside a handler decides the status.
+      report(error) if error
+      status = handler_status unless handler_status.nil?
+      flush
+      status
+    end
+
+    # Minitest runs the tests of `parallelize_me!` classes in worker Threads: run them in turn
+    # instead (the body of its worker loop). Called when a program registers an at_exit handler
+    # (minitest/autorun does, once minitest is loaded) and before the handlers run.
+    def patch_minitest
+      return if @minitest_patched || !defined?(::Minitest::Parallel::Executor)
+      @minitest_patched = true
+      ::Minitest::Parallel::Executor.class_eval do
+        def start
+          @pool = []
+        end
+
+        def <<(work)
+          klass, method, reporter = work
+          reporter.synchronize { reporter.prerecord klass, method }
+          result = ::Minitest.run_one_method klass, method
+          reporter.synchronize { reporter.record result }
+        end
+
+        def shutdown; end
+      end
+    end
+
+    private
+
+    # Runs test.rb and then the at_exit handlers: [uncaught error, status, status from a handler].
+    def run_program
+      load "test.rb"
+    rescue SystemExit => e
+      [nil, e.status, run_handlers]
+    rescue Exception => e # rubocop:disable Lint/RescueException
+      [e, 1, run_handlers]
+    else
+      [nil, 0, run_handlers]
+    end
+
+    # DATA: what follows __END__ in the main script (ruby sets it for the script it runs; `load`
+    # does not).
+    def define_data
+      source = File.binread("test.rb")
+      marker = source.match(/^__END__\r?\n/) || source.match(/^__END__\z/)
+      return unless marker
+      data = File.open("test.rb")
+      data.seek(marker.end(0))
+      Object.const_set(:DATA, data)
+    end
+
+    def run_handlers
+      patch_minitest
+      status = nil
+      until @handlers.empty?
+        handler = @handlers.pop
+        begin
+          handler.call
+        rescue SystemExit => e
+          status = e.status
+        rescue Exception => e # rubocop:disable Lint/RescueException
+          report(e)
+          status = 1
+        end
+      end
+      status
+    end
+
+    # The report ruby prints for an uncaught exception, without the frames of this harness.
+    def report(error, header = "")
+      trim(error, {})
+      text = begin
+        if error.backtrace.nil? || error.backtrace.empty?
+          # No frame of the program (test.rb does not parse): ruby names the script instead.
+          "test.rb: #{error.detailed_message(highlight: false)}\n"
+        else
+          error.full_message(highlight: false, order: :top)
+        end
+      rescue Exception # rubocop:disable Lint/RescueException
+        "test.rb: #{error.message} (#{error.class})\n"
+      end
+      flush
+      STDERR.write(header + text)
+    rescue Exception # rubocop:disable Lint/RescueException
+      nil
+    end
+
+    # Drops the frames that are ours: this file's (Timeout's and at_exit's too), the entry `eval`
+    # and, last of all, the C frame that called it (whatever file it names).
+    def trim(error, seen)
+      return if error.nil? || seen[error.object_id]
+      seen[error.object_id] = true
+      frames = error.backtrace
+      if frames && !error.frozen?
+        kept = (frames[0...-1] || []).reject { |line| line.start_with?("/benchtop/") }
+        kept.pop while kept.any? && kept.last.start_with?("eval:")
+        kept = kept.map { |line| line.start_with?("test.rb:") ? line.sub("<top (required)>", "<main>") : line }
+        error.set_backtrace(kept)
+      end
+      trim(error.cause, seen)
+    end
+
+    def flush
+      STDOUT.flush
+      STDERR.flush
+    rescue Exception # rubocop:disable Lint/RescueException
+      nil
+    end
+  end
+end
+
+# at_exit (Kernel#at_exit and Kernel.at_exit): collected for the harness (see above).
+harness = BenchtopHarness
+at_exit = lambda do |&block|
+  raise ArgumentError, "called without a block" unless block
+  harness.patch_minitest
+  harness.handlers << block
+  block
+end
+Kernel.send(:define_method, :at_exit, &at_exit)
+Kernel.send(:private, :at_exit)
+Kernel.define_singleton_method(:at_exit, &at_exit)

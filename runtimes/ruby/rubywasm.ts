@@ -1,0 +1,291 @@
+/**
+ * Ruby runtime: ruby.wasm (CRuby 3.4 compiled to WASI, its standard library and default/bundled
+ * gems packed inside the .wasm), run on @bjorn3/browser_wasi_shim, a WASI written in JavaScript
+ * that works the same in a browser worker and in a Node worker thread.
+ *
+ * Start-up (once per worker): compile the module, start one VM (`ruby-init`, RubyGems included, as
+ * `ruby` has them), load harness.rb, and keep a snapshot of its linear memory: only the 4 KiB pages
+ * that differ from a freshly instantiated module's (a few MB of the ~70 MB).
+ *
+ * Each run: a NEW instance of the compiled module, the snapshot pages written into its memory (the
+ * VM is then exactly as it was after start-up, without paying for Ruby's boot again), a fresh file
+ * system with /workdir/test.rb, and `BenchtopHarness.run`, which loads test.rb the way `ruby test.rb`
+ * runs it and returns the exit status. Nothing of one run can reach the next: the instance, its
+ * memory and its files are dropped.
+ *
+ * harness.rb also gives the program what the official Ruby 3.0 showed where 3.4 differs (Hash
+ * inspect, Struct keyword init, Set without require, removed methods), at_exit handlers, a
+ * thread-less Timeout and minitest; threads.rb runs programs that use Thread on green threads.
+ *
+ * This build's JavaScript bridge (`require "js"`) gets imports that refuse: a program cannot reach
+ * the worker's globals. A runaway program cannot be interrupted: the host kills the worker.
+ */
+import {
+  ConsoleStdout,
+  Directory,
+  File,
+  OpenFile,
+  PreopenDirectory,
+  WASI,
+  WASIProcExit,
+  wasi as wasiDefs,
+  type Inode,
+} from '@bjorn3/browser_wasi_shim';
+import harness from './harness.rb?raw';
+import threads from './threads.rb?raw';
+import { OutputCapture, type LanguageRuntime } from '../types';
+
+/** The one file the runtime needs: `@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm`. */
+export const RUBY_WASM_FILE = 'ruby+stdlib.wasm';
+/** Version of the @ruby/3.4-wasm-wasi package that ships the file (checked by the tests). */
+export const RUBY_WASM_VERSION = '2.10.1';
+
+export interface RubyRuntimeOptions {
+  files: Record<string, ArrayBuffer>;
+}
+
+/** ruby's own command line at start-up: UTF-8 as the default external encoding, an empty script. */
+const INIT_ARGS = ['ruby', '-EUTF-8', '-e_=0'];
+const PAGE = 4096;
+/**
+ * Read by the VM as it boots: a Fiber gets the VM stack of a thread (1 MB, not 128 KB), so that a
+ * program run on green threads (threads.rb) recurses as deep as in the main thread. harness.rb
+ * takes the variable out of ENV again.
+ */
+const BOOT_ENV = ['RUBY_FIBER_VM_STACK_SIZE=1048576'];
+
+const RUBY_INIT = 'ruby-init: func(args: list<string>) -> ()';
+const RB_EVAL = 'rb-eval-string-protect: func(str: string) -> tuple<handle<rb-abi-value>, s32>';
+
+interface RubyExports {
+  memory: WebAssembly.Memory;
+  _initialize(): void;
+  cabi_realloc(ptr: number, oldSize: number, align: number, size: number): number;
+  [RUBY_INIT]: (list: number, length: number) => void;
+  [RB_EVAL]: (ptr: number, length: number) => number;
+}
+
+/** Where the program's output goes during a run. */
+interface Streams {
+  stdout: (bytes: Uint8Array) => void;
+  stderr: (bytes: Uint8Array) => void;
+}
+
+/**
+ * stdout and stderr as a pipe, not a terminal (as under the official sandbox): CRuby then buffers
+ * them and prints its error reports without colours. wasi-libc's isatty() wants a character device.
+ */
+class PipeOut extends ConsoleStdout {
+  override fd_filestat_get() {
+    const { ret, filestat } = super.fd_filestat_get();
+    filestat.filetype = wasiDefs.FILETYPE_UNKNOWN;
+    return { ret, filestat };
+  }
+  override fd_fdstat_get() {
+    const { ret, fdstat } = super.fd_fdstat_get();
+    if (fdstat) fdstat.fs_filetype = wasiDefs.FILETYPE_UNKNOWN;
+    return { ret, fdstat };
+  }
+}
+
+/**
+ * The root directory, with every right: wasi-libc's access() (File.writable?, which Dir.tmpdir and
+ * so Tempfile check) answers from the rights of the preopened directory, which the shim leaves empty.
+ */
+class Root extends PreopenDirectory {
+  override fd_fdstat_get() {
+    const { ret, fdstat } = super.fd_fdstat_get();
+    if (fdstat) {
+      fdstat.fs_rights_base = ALL_RIGHTS;
+      fdstat.fs_rights_inherited = ALL_RIGHTS;
+    }
+    return { ret, fdstat };
+  }
+}
+const ALL_RIGHTS = (1n << 29n) - 1n;
+
+/** Raised by the refusing JavaScript bridge; ends the run (the instance is dropped anyway). */
+class BridgeRefused extends Error {}
+
+export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<LanguageRuntime> {
+  const bytes = options.files[RUBY_WASM_FILE];
+  if (!bytes) throw new Error(`missing ${RUBY_WASM_FILE}`);
+  const module = await WebAssembly.compile(bytes);
+  const encoder = new TextEncoder();
+
+  const bridge: Record<string, () => never> = {};
+  for (const entry of WebAssembly.Module.imports(module)) {
+    if (entry.module === 'rb-js-abi-host') {
+      bridge[entry.name] = () => {
+        throw new BridgeRefused('the JavaScript bridge of ruby.wasm is disabled here');
+      };
+    }
+  }
+
+  /** A new instance with its own WASI: empty stdin, stdout/stderr to `streams`, `/` with `tree`. */
+  async function instantiate(streams: Streams, tree: Map<string, Inode>, env: string[] = []) {
+    const fds = [
+      new OpenFile(new File([])),
+      new PipeOut(streams.stdout),
+      new PipeOut(streams.stderr),
+      new Root('/', tree),
+    ];
+    const wasi = new WASI([INIT_ARGS[0]!], env, fds, { debug: false });
+    const imports = {
+      wasi_snapshot_preview1: wasi.wasiImport,
+      'rb-js-abi-host': bridge,
+      // Handles of Ruby values are the raw VALUEs: we only ever read one Integer back.
+      canonical_abi: {
+        'resource_drop_js-abi-value': () => {},
+        'resource_new_rb-abi-value': (value: number) => value,
+        'resource_get_rb-abi-value': (value: number) => value,
+      },
+    };
+    const instance = await WebAssembly.instantiate(module, imports);
+    (wasi as unknown as { inst: WebAssembly.Instance }).inst = instance;
+    return { exports: instance.exports as unknown as RubyExports, wasi };
+  }
+
+  function putString(exports: RubyExports, text: string, nul = false): [number, number] {
+    const data = encoder.encode(nul ? text + '\0' : text);
+    const ptr = exports.cabi_realloc(0, 0, 1, Math.max(data.length, 1));
+    new Uint8Array(exports.memory.buffer, ptr, data.length).set(data);
+    return [ptr, nul ? data.length - 1 : data.length];
+  }
+
+  /** Evaluates Ruby code at the top level; returns [VALUE, state] (state 0: no exception). */
+  function evaluate(exports: RubyExports, code: string): [number, number] {
+    const [ptr, length] = putString(exports, code);
+    const result = exports[RB_EVAL](ptr, length);
+    const view = new DataView(exports.memory.buffer);
+    return [view.getInt32(result, true), view.getInt32(result + 4, true)];
+  }
+
+  // Start-up: one VM, booted and prepared, whose memory every run starts from.
+  const bootErrors: string[] = [];
+  const bootDecoder = new TextDecoder();
+  const boot = await instantiate(
+    { stdout: () => {}, stderr: (b) => bootErrors.push(bootDecoder.decode(b, { stream: true })) },
+    new Map<string, Inode>([['benchtop', new Directory(new Map([
+      ['harness.rb', new File(encoder.encode(harness))],
+      ['threads.rb', new File(encoder.encode(threads))],
+    ]))]]),
+    BOOT_ENV,
+  );
+  boot.exports._initialize();
+  const list = boot.exports.cabi_realloc(0, 0, 4, INIT_ARGS.length * 8);
+  INIT_ARGS.forEach((arg, i) => {
+    const [ptr, length] = putString(boot.exports, arg, true);
+    const view = new DataView(boot.exports.memory.buffer);
+    view.setInt32(list + i * 8, ptr, true);
+    view.setInt32(list + i * 8 + 4, length, true);
+  });
+  boot.exports[RUBY_INIT](list, INIT_ARGS.length);
+  const [, loadState] = evaluate(boot.exports, 'load "/benchtop/harness.rb"; GC.start');
+  const [versionValue, versionState] = evaluate(boot.exports, 'RUBY_VERSION');
+  // A file left open on our side at the snapshot would be missing from every run's file table.
+  if (loadState !== 0 || versionState !== 0 || boot.wasi.fds.slice(4).some((fd) => fd !== undefined)) {
+    throw new Error(`ruby.wasm did not start: ${bootErrors.join('') || `state ${loadState}/${versionState}`}`);
+  }
+  const rubyVersion = readRubyString(boot.exports, versionValue);
+  const snapshot = await takeSnapshot(new Uint8Array(boot.exports.memory.buffer));
+
+  /** The pages of `memory` that differ from a fresh instance's (zeros beyond its initial size). */
+  async function takeSnapshot(memory: Uint8Array): Promise<{ size: number; pages: [number, Uint8Array][] }> {
+    const fresh = new Uint32Array((await instantiate({ stdout: () => {}, stderr: () => {} }, new Map())).exports.memory.buffer);
+    const words = new Uint32Array(memory.buffer, memory.byteOffset, memory.byteLength / 4);
+    const pages: [number, Uint8Array][] = [];
+    const perPage = PAGE / 4;
+    let start = -1;
+    for (let page = 0; page * perPage < words.length; page++) {
+      let differs = false;
+      for (let i = page * perPage, end = Math.min(i + perPage, words.length); i < end; i++) {
+        if (words[i] !== (i < fresh.length ? fresh[i] : 0)) {
+          differs = true;
+          break;
+        }
+      }
+      if (differs && start < 0) start = page;
+      if (!differs && start >= 0) {
+        pages.push([start * PAGE, memory.slice(start * PAGE, page * PAGE)]);
+        start = -1;
+      }
+    }
+    if (start >= 0) pages.push([start * PAGE, memory.slice(start * PAGE)]);
+    return { size: memory.byteLength, pages };
+  }
+
+  return {
+    description: `ruby.wasm ${RUBY_WASM_VERSION} (CRuby ${rubyVersion})`,
+    async run(program) {
+      const started = performance.now();
+      const stdout = new OutputCapture();
+      const stderr = new OutputCapture();
+      const decoders = { out: new TextDecoder(), err: new TextDecoder() };
+      const workdir = new Directory(new Map([['test.rb', new File(encoder.encode(program))]]));
+      const tree = new Map<string, Inode>([['workdir', workdir], ['tmp', new Directory(new Map())]]);
+      const { exports } = await instantiate(
+        { stdout: (b) => stdout.writeBytes(b, decoders.out), stderr: (b) => stderr.writeBytes(b, decoders.err) },
+        tree,
+      );
+      const memory = exports.memory;
+      const grow = (snapshot.size - memory.buffer.byteLength) / 65536;
+      if (grow > 0) memory.grow(grow);
+      const target = new Uint8Array(memory.buffer);
+      for (const [offset, page] of snapshot.pages) target.set(page, offset);
+
+      let exitCode: number;
+      try {
+        const [value, state] = evaluate(exports, 'BenchtopHarness.run');
+        // An Integer comes back as a tagged VALUE (2n + 1); anything else means the harness failed.
+        if (state === 0 && (value & 1) === 1) exitCode = value >> 1;
+        else {
+          stderr.write(`benchtop: the Ruby harness failed (state ${state})\n`);
+          exitCode = 1;
+        }
+      } catch (error) {
+        if (error instanceof WASIProcExit) exitCode = error.code; // exit!
+        else {
+          // A trap (the VM's own abort, the JavaScript engine's stack limit) or the refused bridge.
+          const reason = error instanceof BridgeRefused ? error.message : `the Ruby VM stopped: ${String(error)}${crashHint(error)}`;
+          stderr.write(`${stderr.text() && !stderr.text().endsWith('\n') ? '\n' : ''}benchtop: ${reason}\n`);
+          exitCode = 1;
+        }
+      }
+      stdout.write(decoders.out.decode());
+      stderr.write(decoders.err.decode());
+      const result = {
+        exitCode: exitCode & 0xff,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        timedOut: false,
+        durationMs: performance.now() - started,
+      };
+      return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
+    },
+  };
+}
+
+/**
+ * Why ruby.wasm traps where CRuby would not: recursion that re-enters the VM from C (blocks given
+ * to each/map/times, Hash default procs) is limited by the 24 KB buffer ruby.wasm unwinds the stack
+ * into (for setjmp and garbage collection), and by the JavaScript engine's own stack.
+ */
+function crashHint(error: unknown): string {
+  const text = String(error);
+  if (text.includes('unreachable') || text.includes('Maximum call stack size exceeded')) {
+    return ' (ruby.wasm stops like this when recursion through blocks or C methods goes a few hundred levels deep; CRuby allows about ten thousand)';
+  }
+  return '';
+}
+
+/** The bytes of a Ruby String VALUE, read through the VM (`rstring-ptr`) — start-up only. */
+function readRubyString(exports: RubyExports, value: number): string {
+  const rstring = (exports as unknown as Record<string, (value: number) => number>)['rstring-ptr: func(value: handle<rb-abi-value>) -> string'];
+  if (!rstring) return 'unknown';
+  const result = rstring(value);
+  const view = new DataView(exports.memory.buffer);
+  const ptr = view.getInt32(result, true);
+  const length = view.getInt32(result + 4, true);
+  return new TextDecoder().decode(new Uint8Array(exports.memory.buffer, ptr, length));
+}

@@ -1,0 +1,68 @@
+/**
+ * Cross-check of two executors on the same programs: for a language whose in-page runtime has no
+ * official conformance cases (C++, Shell), its verdicts are compared with those of the real
+ * toolchain (a remote runner: g++, bash) on the demo set's canonical solutions and recorded answers.
+ */
+import type { Executor } from '../../runtimes/types';
+import { extractCode } from './extract';
+import type { LanguageId } from './languages';
+import type { Problem } from './records';
+import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, type Outcome } from './rules';
+
+export interface CrossCheckProgram {
+  /** e.g. "3f2a…c1 canonical, demo test". */
+  label: string;
+  program: string;
+}
+
+export interface CrossCheckReport {
+  language: LanguageId;
+  programs: number;
+  agreement: number;
+  disagreements: Array<{ label: string; first: Outcome; second: Outcome }>;
+  runtimes: [string, string];
+}
+
+/** Every (answer × test) program of `language`: canonical solutions and the recorded answers by problem id. */
+export function crossCheckPrograms(language: LanguageId, problems: readonly Problem[], answers: ReadonlyMap<string, string>): CrossCheckProgram[] {
+  const programs: CrossCheckProgram[] = [];
+  for (const p of problems.filter((q) => q.language === language)) {
+    const recorded = answers.get(p.id);
+    const codes: Array<[string, string]> = [['canonical', p.record.canonical_solution]];
+    if (recorded !== undefined) codes.push(['recorded answer', extractCode(recorded, language, 'compat', p.record.canonical_solution).code]);
+    for (const [which, code] of codes) {
+      programs.push({ label: `${p.id} ${which}, demo test`, program: spliceProgram(language, code, p.record.demo_test_func) });
+      programs.push({ label: `${p.id} ${which}, full test`, program: spliceProgram(language, code, p.record.full_test_func) });
+    }
+  }
+  return programs;
+}
+
+export async function crossCheck(
+  language: LanguageId,
+  programs: readonly CrossCheckProgram[],
+  first: Executor,
+  second: Executor,
+  timeoutMs = officialTimeoutMs(language),
+): Promise<CrossCheckReport> {
+  const runtimes: [string, string] = ['', ''];
+  const verdict = async (executor: Executor, program: string, slot: 0 | 1): Promise<Outcome> => {
+    const early = precheckProgram(language, program);
+    if (early) return early;
+    const run = await executor.run({ language, program, timeoutMs });
+    runtimes[slot] ||= run.runtime;
+    return judgeRun(language, run);
+  };
+  const results = await Promise.all(programs.map(async ({ label, program }) => {
+    const [a, b] = await Promise.all([verdict(first, program, 0), verdict(second, program, 1)]);
+    return { label, first: a, second: b };
+  }));
+  const disagreements = results.filter((r) => r.first !== r.second);
+  return {
+    language,
+    programs: results.length,
+    agreement: results.length ? (results.length - disagreements.length) / results.length : 1,
+    disagreements,
+    runtimes,
+  };
+}

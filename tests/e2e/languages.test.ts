@@ -1,0 +1,102 @@
+/**
+ * Every in-page language end to end in headless Chromium: the built app runs one demo problem of
+ * each language in runtimes/host/catalog.ts with its canonical solution, inside the sandbox frame,
+ * and must pass it. The runtime's download is reported in MB while it loads, and a second visit
+ * takes every runtime file from the browser's cache instead of downloading it again.
+ */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG } from '../../runtimes/host/catalog';
+import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
+import { LANGUAGE_NAMES, type LanguageId } from '../../src/core/languages';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('every in-page language in Chromium', () => {
+  let server: PreviewServer;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  const requests: string[] = [];
+
+  /** Every text the runtime status line showed (a MutationObserver in the page keeps them). */
+  const statusLog = async (): Promise<string[]> => page.evaluate(() => (window as unknown as { statusLog: string[] }).statusLog);
+
+  async function open(): Promise<void> {
+    await page.goto(`${origin}/`);
+    await page.getByTestId('run-button').waitFor();
+    await page.evaluate(() => {
+      const log: string[] = [];
+      (window as unknown as { statusLog: string[] }).statusLog = log;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="runtime-status"]')?.textContent ?? '';
+        if (text && log[log.length - 1] !== text) log.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+  }
+
+  /** Runs the first demo problem of `language` with its canonical solution; returns the Pass@1 line. */
+  async function runOne(language: LanguageId): Promise<string> {
+    await page.getByTestId('model-select').selectOption({ label: 'Canonical solutions (self-check)' });
+    await page.getByRole('button', { name: 'none' }).click();
+    await page.getByTestId(`filter-language-${language}`).check();
+    await page.getByTestId('filter-limit').fill('1');
+    expect(await page.getByTestId('selected-count').textContent()).toContain('1');
+    await page.getByTestId('run-button').click();
+    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 300_000 });
+    return (await page.getByTestId('pass1').textContent()) ?? '';
+  }
+
+  beforeAll(async () => {
+    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
+    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
+    origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    page = await browser.newPage();
+    page.on('request', (request) => requests.push(request.url()));
+    await open();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  for (const language of WORKER_LANGUAGES) {
+    it(`${language}: a demo problem passes in the page, with its download reported in MB`, { timeout: 420_000 }, async () => {
+      const before = (await statusLog()).length;
+      expect(await runOne(language)).toBe('Pass@1: 100.0% (1/1)');
+      // The result names the runtime that produced it.
+      await page.getByTestId('problem-row').first().click();
+      const run = (await page.getByTestId('run-demo').textContent()) ?? '';
+      expect(run).toMatch(/Runtime\s*\S+/);
+      expect(run).not.toContain('Runtime—');
+      await page.getByTestId('detail-close').click();
+      // Only this language's part of the status line, from this run on.
+      const log = (await statusLog()).slice(before).map((text) => text.split(LANGUAGE_NAMES[language]).slice(1).join(LANGUAGE_NAMES[language])).join('\n');
+      // The first language to use a file downloads it (QuickJS's is shared by JavaScript and TypeScript).
+      const sharedWithEarlier = WORKER_LANGUAGES.slice(0, WORKER_LANGUAGES.indexOf(language))
+        .some((l) => Object.values(CATALOG[l]!.files).some((f) => Object.values(CATALOG[language]!.files).includes(f)));
+      const hasFiles = Object.keys(CATALOG[language]!.files).length > 0;
+      if (hasFiles && !sharedWithEarlier) expect(log).toMatch(/downloading runtime files: [\d.]+( of [\d.]+)? MB/);
+      if (!hasFiles) expect(log).not.toMatch(/downloading runtime files/);
+      expect(log).toMatch(/loading .*MB\)…/);
+      // Every request went to the app's own origin.
+      expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:'))).toEqual([]);
+    });
+  }
+
+  it('a second visit downloads no runtime file again', { timeout: 300_000 }, async () => {
+    requests.length = 0;
+    await open();
+    const language = WORKER_LANGUAGES[0]!;
+    expect(await runOne(language)).toBe('Pass@1: 100.0% (1/1)');
+    expect(requests.filter((url) => url.includes('/runtimes/'))).toEqual([]);
+    expect((await statusLog()).join('\n')).toMatch(/MB from this browser's cache/);
+  });
+});

@@ -1,0 +1,206 @@
+/**
+ * The Ruby runtime (ruby.wasm on a JavaScript WASI), loaded directly with its file from
+ * node_modules as a worker gets it: exit codes, stderr, syntax errors, isolation, UTF-8, the test
+ * styles seen in Ruby problems and the demo problems (the official cases: conformance.test.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRubyRuntime, RUBY_WASM_FILE, RUBY_WASM_VERSION } from '../../runtimes/ruby/rubywasm';
+import type { LanguageRuntime } from '../../runtimes/types';
+import { parseDataset } from '../../src/core/records';
+import { judgeRun, spliceProgram } from '../../src/core/rules';
+
+const require = createRequire(import.meta.url);
+const wasmPath = require.resolve('@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm');
+
+let ruby: LanguageRuntime;
+let loadMs = 0;
+beforeAll(async () => {
+  const bytes = readFileSync(wasmPath);
+  const started = performance.now();
+  ruby = await createRubyRuntime({ files: { [RUBY_WASM_FILE]: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer } });
+  loadMs = performance.now() - started;
+  console.log(`ruby: loaded in ${Math.round(loadMs)} ms (${(bytes.byteLength / 2 ** 20).toFixed(1)} MB wasm): ${ruby.description}`);
+});
+
+const run = (program: string) => ruby.run(program, 30_000);
+
+describe('ruby (ruby.wasm)', () => {
+  it('names itself with the package and CRuby versions', () => {
+    const pkg = JSON.parse(readFileSync(join(dirname(wasmPath), '..', 'package.json'), 'utf8')) as { version: string };
+    expect(RUBY_WASM_VERSION).toBe(pkg.version);
+    expect(ruby.description).toMatch(new RegExp(`^ruby\\.wasm ${pkg.version.replace(/\./g, '\\.')} \\(CRuby 3\\.4\\.\\d+\\)$`));
+  });
+
+  it('runs a passing program: stdout exactly, exit 0, as test.rb in /workdir', async () => {
+    const r = await run('puts "a 1"\nprint "no newline"\n$stderr.puts "err"\nSTDOUT.flush\np [__FILE__, $0, Dir.pwd, ARGV] if __FILE__ == $0');
+    expect(r).toMatchObject({ exitCode: 0, stdout: 'a 1\nno newline["test.rb", "test.rb", "/workdir", []]\n', stderr: 'err\n', timedOut: false });
+    expect(judgeRun('ruby', r)).toBe('PASSED');
+  });
+
+  it('reports a failed `raise … unless` like ruby: exit 1, "test.rb:LINE:in …: message (RuntimeError)"', async () => {
+    const r = await run('def test_it\n  raise "Test 2 failed" unless 1 + 1 == 3\nend\n\ntest_it');
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("test.rb:2:in 'Object#test_it': Test 2 failed (RuntimeError)\n\tfrom test.rb:5:in '<main>'\n");
+    expect(judgeRun('ruby', r)).not.toBe('PASSED');
+  });
+
+  it('reports a syntax error on stderr with a non-zero exit', async () => {
+    const r = await run('def broken(\n  puts 1\n');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^test\.rb: /);
+    expect(r.stderr).toContain('syntax errors found (SyntaxError)');
+    expect(r.stdout).toBe('');
+  });
+
+  it('follows exit, exit!, abort and uncaught exceptions', async () => {
+    expect((await run('puts "before"\nexit 3\nputs "after"'))).toMatchObject({ exitCode: 3, stdout: 'before\n', stderr: '' });
+    expect((await run('exit'))).toMatchObject({ exitCode: 0 });
+    expect((await run('exit false'))).toMatchObject({ exitCode: 1 });
+    expect((await run('exit!(4)'))).toMatchObject({ exitCode: 4 });
+    expect((await run('abort("x")'))).toMatchObject({ exitCode: 1, stdout: '', stderr: 'x\n' });
+    const r = await run('{}.fetch(:missing)');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("key not found: :missing (KeyError)");
+    const deep = await run('def f(n) = f(n + 1)\nf(0)');
+    expect(deep.exitCode).toBe(1);
+    expect(deep.stderr).toContain('stack level too deep (SystemStackError)');
+  });
+
+  it('runs at_exit handlers after the program, newest first, with $! set, and their exit decides', async () => {
+    const r = await run('at_exit { puts "first"; p $!.class }\nat_exit { puts "second" }\nraise ArgumentError, "bad"');
+    expect(r.stdout).toBe('second\nfirst\nArgumentError\n');
+    expect(r.stderr).toContain('bad (ArgumentError)');
+    expect(r.exitCode).toBe(1);
+    expect((await run('at_exit { exit 7 }\nputs 1')).exitCode).toBe(7);
+  });
+
+  it('keeps no state between programs: globals, methods, constants, core patches, files, random seed', async () => {
+    const first = await run([
+      '$leaked = 1', 'LEAKED = 2', 'def helper = 3', 'class String; def shout = upcase; end', 'class Integer; def +(o) = 42; end',
+      'File.write("left.txt", "x")', 'File.write("/tmp/left.txt", "x")', 'require "json"', 'puts rand(1_000_000)',
+    ].join('\n'));
+    expect(first.exitCode).toBe(0);
+    const second = await run([
+      'p [$leaked, defined?(LEAKED), respond_to?(:helper, true), "a".respond_to?(:shout), 1 + 1]',
+      'p [File.exist?("left.txt"), File.exist?("/tmp/left.txt"), defined?(JSON)]', 'puts rand(1_000_000)',
+    ].join('\n'));
+    expect(second.stdout.split('\n').slice(0, 2)).toEqual(['[nil, nil, false, false, 2]', '[false, false, nil]']);
+    expect(second.stdout.split('\n')[2]).not.toBe(first.stdout.trim()); // each run gets its own seed
+  });
+
+  it('writes UTF-8 output (é, 漢字) and reads UTF-8 source', async () => {
+    const r = await run('s = "é漢字"\nputs s, s.length, s.bytesize, s.encoding\n$stderr.puts "ü"');
+    expect(r).toMatchObject({ exitCode: 0, stdout: 'é漢字\n3\n8\nUTF-8\n', stderr: 'ü\n' });
+  });
+
+  it('has the standard library, default and bundled gems (set, json, date, prime, csv, tempfile …)', async () => {
+    const r = await run([
+      'require "set"', 'require "json"', 'require "date"', 'require "prime"', 'require "csv"', 'require "ostruct"', 'require "digest"',
+      'require "tempfile"', 'p Set[1, 2].size, JSON.parse(\'{"a":[1]}\'), Date.new(2024, 2, 29).yday, Prime.first(3)',
+      'p CSV.parse_line("a,b"), OpenStruct.new(x: 1).x, Digest::MD5.hexdigest("a")',
+      'Tempfile.create("t") { |f| f.write("hi"); f.flush; p File.read(f.path) }',
+    ].join('\n'));
+    expect(r.stderr).toBe('');
+    expect(r).toMatchObject({ exitCode: 0, stdout: '2\n{"a"=>[1]}\n60\n[2, 3, 5]\n["a", "b"]\n1\n"0cc175b9c0f1b6a831c399e269772661"\n"hi"\n' });
+  });
+
+  it('behaves like the official Ruby 3.0 where 3.4 changed what a program sees', async () => {
+    const r = await run([
+      'h = {"a" => 1, b: [2, {c: nil}]}', 'p h', 'puts h.to_s', 'h[:me] = h', 'p h', 'pp({x: 1})',
+      'P = Struct.new(:x, :y)', 'p P.new(x: 1, y: 2).x, P.new(1, 2).y, Struct.new(:x, keyword_init: true).new(x: 5).x',
+      'p File.exists?("test.rb"), Dir.exists?("/tmp"), 1.is_a?(Fixnum), Random::DEFAULT, "s".tainted?, Object.new =~ 1',
+      'begin; Set.new; rescue NameError => e; puts e.message; end', 'require "set"', 'p Set[1].size',
+    ].join('\n'));
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe([
+      '{"a"=>1, :b=>[2, {:c=>nil}]}', '{"a"=>1, :b=>[2, {:c=>nil}]}', '{"a"=>1, :b=>[2, {:c=>nil}], :me=>{...}}', '{:x=>1}',
+      '{:x=>1, :y=>2}', '2', '5', 'true', 'true', 'true', 'Random', 'false', 'nil', 'uninitialized constant Set', '1', '',
+    ].join('\n'));
+  });
+
+  it('lacks bigdecimal (a default gem in the official Ruby 3.0; a C extension this build leaves out: docs/fidelity.md)', async () => {
+    const r = await run('require "bigdecimal"');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('cannot load such file -- bigdecimal (LoadError)');
+  });
+
+  it('runs minitest (also parallelize_me!) and test-unit tests without threads', async () => {
+    const minitest = await run([
+      'require "minitest/autorun"', 'class T < Minitest::Test', '  parallelize_me!', '  def test_ok = assert_equal(2, 1 + 1)',
+      '  def test_bad = assert_equal(3, 1 + 1)', 'end',
+    ].join('\n'));
+    expect(minitest.exitCode).toBe(1);
+    expect(minitest.stdout).toContain('2 runs, 2 assertions, 1 failures, 0 errors, 0 skips');
+    const passing = await run('require "minitest/autorun"\nclass T < Minitest::Test\n  def test_ok = assert(true)\nend');
+    expect(passing.exitCode).toBe(0);
+    expect(passing.stdout).toContain('1 runs, 1 assertions, 0 failures, 0 errors, 0 skips');
+    const unit = await run('require "test/unit"\nclass T < Test::Unit::TestCase\n  def test_bad = assert_equal(3, 1 + 1)\nend');
+    expect(unit.exitCode).toBe(1);
+    expect(unit.stdout).toContain('1 tests, 1 assertions, 1 failures, 0 errors');
+  });
+
+  it('runs threads as green threads: Queue, SizedQueue, Mutex, ConditionVariable, join/value, errors, deadlock', async () => {
+    const r = await run([
+      'q = Queue.new',
+      'consumer = Thread.new { r = []; while (x = q.pop) != :done; r << x; end; r }',
+      'producer = Thread.new { 3.times { |i| q << i; sleep 0.001 }; q << :done }',
+      'producer.join', 'p consumer.value',
+      'm = Mutex.new', 'count = 0',
+      'ts = 5.times.map { Thread.new { 50.times { m.synchronize { c = count; Thread.pass; count = c + 1 } } } }',
+      'ts.each(&:join)', 'p count',
+      'cv = ConditionVariable.new', 'ready = false',
+      'waiter = Thread.new { m.synchronize { cv.wait(m) until ready; :woke } }',
+      'Thread.new { sleep 0.01; m.synchronize { ready = true; cv.signal } }', 'p waiter.value',
+      'sq = SizedQueue.new(1)', 'Thread.new { 3.times { |i| sq.push(i) }; sq.push(nil) }',
+      'got = []', 'while (v = sq.pop); got << v; end', 'p got',
+      'p [1, 2].map { |i| Thread.new(i) { |j| j * 10 } }.map(&:value)',
+      't = Thread.new { raise ArgumentError, "in thread" }',
+      'begin; t.join; rescue => e; p e.message; end',
+      'def depth(n) = n.zero? ? 0 : 1 + depth(n - 1)', 'p Thread.new { depth(5000) }.value',
+    ].join('\n'));
+    expect(r.stdout).toBe('[0, 1, 2]\n250\n:woke\n[0, 1, 2]\n[10, 20]\n"in thread"\n5000\n');
+    expect(r.stderr).toMatch(/^#<Thread:0x[0-9a-f]+ test\.rb:\d+ run> terminated with exception \(report_on_exception is true\):\ntest\.rb:\d+:in 'block in <main>': in thread \(ArgumentError\)/);
+    expect(r.exitCode).toBe(0);
+    const deadlock = await run('t = Thread.new { Queue.new.pop }\nt.join');
+    expect(deadlock.exitCode).toBe(1);
+    expect(deadlock.stderr).toContain('No live threads left. Deadlock? (fatal)');
+  });
+
+  it('runs Timeout.timeout blocks (no watcher thread) and refuses the JavaScript bridge', async () => {
+    expect(await run('require "timeout"\nputs Timeout.timeout(1) { :ok }')).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+    const js = await run('require "js"\np JS.global[:process]');
+    expect(js.exitCode).toBe(1);
+    expect(js.stderr).toContain('JavaScript bridge');
+    expect(js.stdout).toBe('');
+  });
+
+  it('starts each run quickly from the snapshot', async () => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await run('puts 1');
+      expect(r.stdout).toBe('1\n');
+      times.push(r.durationMs);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`ruby: load ${Math.round(loadMs)} ms, "puts 1" median ${Math.round(times[2]!)} ms`);
+    expect(times[2]).toBeLessThan(1000);
+  });
+
+  it('passes every Ruby demo problem with its canonical solution (demo and full tests)', async () => {
+    const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.filter((p) => p.language === 'ruby');
+    expect(problems.length).toBeGreaterThanOrEqual(5);
+    const failures: string[] = [];
+    for (const p of problems) {
+      for (const tests of [p.record.demo_test_func, p.record.full_test_func]) {
+        const r = await run(spliceProgram('ruby', p.record.canonical_solution, tests));
+        const outcome = judgeRun('ruby', r);
+        if (outcome !== 'PASSED') failures.push(`${p.id}: ${outcome}\n${r.stderr}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
