@@ -1,6 +1,7 @@
 /** Command-line arguments of `npm run eval`. */
 import { parseArgs } from 'node:util';
 import type { ExtractionMode } from '../core/extract';
+import type { FeedbackSource } from '../core/feedback';
 import { normalizeLanguage } from '../core/languages';
 import { findPreset, PRESETS } from '../models/providers/presets';
 
@@ -30,8 +31,19 @@ runtimes:
                             runtime; repeat to spread the load
   [--runner-token TOKEN]    the runners' bearer token (default: the RUNNER_TOKEN variable)
 
+samples, refinement, completion:
+  [--samples N]             N answers per problem (use --temperature above 0); prints pass@k for k = 1, 5, 10 up to N
+  [--turns T]               up to T turns: a failing answer gets its test output back and another try (paper: 3);
+                            prints Pass@1 after each turn
+  [--feedback demo|full]    what is fed back: the public (demo) test run only (default), or the full tests too
+  [--completion]            completion mode (AutoCodeBench-Complete, base models): /v1/completions, plain prompt,
+                            stop string [Code Solution End]; OpenAI-compatible servers only
+
 results:
-  [--out results.jsonl]     also journals every answer and result to results.jsonl.journal.jsonl
+  [--out results.jsonl]     also journals every answer and result to results.jsonl.journal.jsonl and writes
+                            the run's manifest to results.jsonl.manifest.json
+  [--charts DIR]            writes the charts (languages, difficulty, refinement, passk) as SVG and PNG, and manifest.json
+  [--lite FILE]             a Lite dataset (e.g. autocodebench_lite.jsonl): adds Pass@1 of its problems vs the rest
   [--resume]                continue the run in --out and its journal; answered problems are not asked again
   [--retry-errors]          re-run only the problems whose result in --out is INFRA_ERROR`;
 
@@ -71,6 +83,17 @@ export interface CliOptions {
   runnerToken?: string;
   resume: boolean;
   retryErrors: boolean;
+  /** Answers per problem (--samples, default 1). */
+  samples: number;
+  /** Refinement turns (--turns, default 1). */
+  turns: number;
+  feedback: FeedbackSource;
+  /** Completion mode (--completion). */
+  completion: boolean;
+  /** Directory for the charts (--charts). */
+  charts?: string;
+  /** A Lite dataset whose problems are compared with the rest (--lite). */
+  lite?: string;
 }
 
 export class UsageError extends Error {}
@@ -126,6 +149,12 @@ export function parseCliArgs(argv: string[]): CliOptions {
         'request-timeout': { type: 'string' },
         'price-in': { type: 'string' },
         'price-out': { type: 'string' },
+        samples: { type: 'string', default: '1' },
+        turns: { type: 'string', default: '1' },
+        feedback: { type: 'string' },
+        completion: { type: 'boolean', default: false },
+        charts: { type: 'string' },
+        lite: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -154,6 +183,15 @@ export function parseCliArgs(argv: string[]): CliOptions {
   const badRunner = runners.find((u) => !/^https?:\/\/[^/]/.test(u));
   if (badRunner !== undefined) throw new UsageError(`--runner must be an http(s) URL, got "${badRunner}"`);
   if ((values.resume || values['retry-errors']) && !values.out) throw new UsageError(`--${values.resume ? 'resume' : 'retry-errors'} needs --out (the run to continue)`);
+  const samples = positiveInteger('samples', values.samples)!;
+  const turns = positiveInteger('turns', values.turns)!;
+  if (values.feedback !== undefined && values.feedback !== 'demo' && values.feedback !== 'full') throw new UsageError(`--feedback must be demo or full, got "${values.feedback}"`);
+  if (values.feedback !== undefined && turns < 2) throw new UsageError('--feedback applies only with --turns above 1');
+  if (values.completion) {
+    if (!provider) throw new UsageError('--completion applies only to provider models such as openai:<model>');
+    if (findPreset(provider.preset)!.kind !== 'openai') throw new UsageError(`--completion needs an OpenAI-compatible server (/v1/completions), not ${provider.preset}`);
+    if (turns > 1) throw new UsageError('--completion has no conversation: --turns above 1 needs chat mode');
+  }
   return {
     data: values.data,
     model: values.model,
@@ -169,6 +207,12 @@ export function parseCliArgs(argv: string[]): CliOptions {
     ...(values['runner-token'] ? { runnerToken: values['runner-token'] } : {}),
     resume: values.resume === true,
     retryErrors: values['retry-errors'] === true,
+    samples,
+    turns,
+    feedback: (values.feedback ?? 'demo') as FeedbackSource,
+    completion: values.completion === true,
+    ...(values.charts ? { charts: values.charts } : {}),
+    ...(values.lite ? { lite: values.lite } : {}),
   };
 }
 

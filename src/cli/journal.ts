@@ -2,8 +2,8 @@
  * The run journal `<out>.journal.jsonl`: every answer is appended as soon as it arrives (before it
  * is evaluated) and every result as soon as it exists, so a killed run loses nothing. Lines:
  *   {"type":"run","model":…,"data":…,"started":…}   once, at the start of a fresh run
- *   {"type":"answer","id":…,"output":…,"usage":…}
- *   {"type":"result","id":…, …ResultFields}
+ *   {"type":"answer","id":…,"output":…,"usage":…}      (+ "sample", "turn" unless 0 and 1)
+ *   {"type":"result","id":…, …ResultFields}          (ResultFields name the sample and turn in a multi run)
  *   {"type":"end","finished":…}                      when the --out file has been written
  * The key is never part of any line.
  */
@@ -11,6 +11,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import type { TokenUsage } from '../models/types';
 import { fromStoredUsage, toStoredUsage } from '../models/usage';
 import { isResultFields, pickResultFields, type ResultFields } from '../core/result-file';
+import { resultKey } from '../core/results';
 
 export interface StoredAnswer {
   output: string;
@@ -19,10 +20,21 @@ export interface StoredAnswer {
   isCode?: boolean;
 }
 
+/** Which attempt an answer belongs to (absent: sample 0, turn 1). */
+export interface Attempt {
+  sample: number;
+  turn: number;
+}
+
+const whole = (v: unknown, min: number, fallback: number) => (typeof v === 'number' && Number.isInteger(v) && v >= min ? v : fallback);
+const keyOf = (e: Record<string, unknown>) => resultKey(e.id as string, whole(e.sample, 0, 0), whole(e.turn, 1, 1));
+
 /** What a journal or an --out file says about an earlier run; later lines win. */
 export interface PriorRun {
   model?: string;
+  /** Keyed by resultKey(id, sample, turn): the bare id for sample 0, turn 1. */
   answers: Map<string, StoredAnswer>;
+  /** Keyed like `answers`. */
   results: Map<string, ResultFields>;
   /** The journal ends with an `end` line: the run completed. */
   finished: boolean;
@@ -59,10 +71,10 @@ export function readJournal(text: string): PriorRun {
       run.finished = false;
     } else if (e.type === 'answer' && typeof e.id === 'string' && typeof e.output === 'string') {
       const usage = fromStoredUsage(e.usage);
-      run.answers.set(e.id as string, { output: e.output, ...(usage ? { usage } : {}), ...(e.is_code === true ? { isCode: true } : {}) });
+      run.answers.set(keyOf(e), { output: e.output, ...(usage ? { usage } : {}), ...(e.is_code === true ? { isCode: true } : {}) });
       run.finished = false;
     } else if (e.type === 'result' && typeof e.id === 'string' && isResultFields(e)) {
-      run.results.set(e.id as string, pickResultFields(e));
+      run.results.set(keyOf(e), pickResultFields(e));
       run.finished = false;
     } else if (e.type === 'end') {
       run.finished = true;
@@ -78,9 +90,9 @@ export function readOutFile(text: string): PriorRun {
     if (typeof e.id !== 'string') return void run.unreadable++;
     if (typeof e.output === 'string') {
       const usage = fromStoredUsage(e.usage);
-      run.answers.set(e.id as string, { output: e.output, ...(usage ? { usage } : {}) });
+      run.answers.set(keyOf(e), { output: e.output, ...(usage ? { usage } : {}) });
     }
-    if (isResultFields(e)) run.results.set(e.id as string, pickResultFields(e));
+    if (isResultFields(e)) run.results.set(keyOf(e), pickResultFields(e));
     else run.unreadable++;
   });
   run.finished = true;
@@ -114,8 +126,9 @@ export class Journal {
     return next;
   }
 
-  answer(id: string, answer: StoredAnswer): Promise<void> {
-    return this.write({ type: 'answer', id, output: answer.output, ...(answer.usage ? { usage: toStoredUsage(answer.usage) } : {}), ...(answer.isCode ? { is_code: true } : {}) });
+  answer(id: string, answer: StoredAnswer, at?: Attempt): Promise<void> {
+    const attempt = at && (at.sample !== 0 || at.turn !== 1) ? { sample: at.sample, turn: at.turn } : {};
+    return this.write({ type: 'answer', id, ...attempt, output: answer.output, ...(answer.usage ? { usage: toStoredUsage(answer.usage) } : {}), ...(answer.isCode ? { is_code: true } : {}) });
   }
 
   result(id: string, fields: ResultFields): Promise<void> {

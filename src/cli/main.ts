@@ -1,10 +1,16 @@
 /** `npm run eval`: the engine, headless, with the same runtimes as the page. */
-import { readFile, writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { chartData } from '../charts/data';
+import { byDifficulty, bySubset } from '../core/breakdown';
 import { evaluateAll } from '../core/engine';
+import { FEEDBACK_LIMIT } from '../core/feedback';
+import { buildManifest } from '../core/manifest';
 import { summarize } from '../core/metrics';
+import { firstAttempts, pass1ByTurn, passAtK, reportedKs } from '../core/passk';
+import { SYSTEM_PROMPT } from '../core/prompt';
 import { filterProblems, formatLoadError, parseDataset, type Problem } from '../core/records';
-import type { ProblemResult } from '../core/results';
+import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { meteredModel, type Meter } from '../models/meter';
 import { AuthenticationError, type Model } from '../models/types';
 import { addUsage, emptyTotals } from '../models/usage';
@@ -15,7 +21,7 @@ import { outputOf, resultFields, resultLine, storedResult } from '../core/result
 import { liveStatus, progressLine, usageLine, type Counters } from './progress';
 import { formatReport } from './report';
 import { createCliExecutor, RunnerSetupError } from './runtimes';
-import { journalPath, journaledModel, openRun, planRun, ResumeError, type Plan } from './resume';
+import { chainKey, journalPath, journaledModel, openRun, planRun, ResumeError, type Plan } from './resume';
 
 class DataError extends Error {}
 
@@ -37,56 +43,82 @@ async function readText(source: string): Promise<string> {
   }
 }
 
-/** Results in input order: fresh ones, else the stored ones a continued run kept; with their --out lines. */
-function assemble(problems: readonly Problem[], fresh: readonly ProblemResult[], plan: Plan, prior: PriorRun | undefined) {
-  const byIndex = new Map(fresh.map((r) => [r.index, r]));
+/**
+ * Results ordered by (problem input order, sample, turn): for each (problem, sample) the stored
+ * turns a continued run kept, then the fresh ones; with their --out lines.
+ */
+function assemble(problems: readonly Problem[], fresh: readonly ProblemResult[], plan: Plan, prior: PriorRun | undefined, samples: number, keyed: boolean) {
+  const freshByChain = new Map<string, ProblemResult[]>();
+  for (const r of fresh) {
+    const key = chainKey(r.id, sampleOf(r));
+    const list = freshByChain.get(key) ?? [];
+    list.push(r);
+    freshByChain.set(key, list);
+  }
   const results: ProblemResult[] = [];
   const lines: string[] = [];
   for (const problem of problems) {
-    const result = byIndex.get(problem.index);
-    if (result) {
-      results.push(result);
-      lines.push(resultLine(problem, outputOf(result), resultFields(result)));
-      continue;
+    for (let sample = 0; sample < samples; sample++) {
+      const key = chainKey(problem.id, sample);
+      for (const stored of plan.known.get(key) ?? []) {
+        const fields = plan.reused.get(resultKey(problem.id, sample, turnOf(stored)))!;
+        const answer = prior?.answers.get(resultKey(problem.id, sample, turnOf(stored)));
+        const output = answer && !answer.isCode ? answer.output : undefined;
+        results.push(stored);
+        lines.push(resultLine(problem, output, keyed ? { ...fields, sample, turn: turnOf(stored) } : fields));
+      }
+      for (const r of freshByChain.get(key) ?? []) {
+        results.push(r);
+        lines.push(resultLine(problem, outputOf(r), resultFields(r, keyed)));
+      }
     }
-    const fields = plan.reused.get(problem.id);
-    if (!fields) continue;
-    const answer = prior?.answers.get(problem.id);
-    const output = answer && !answer.isCode ? answer.output : undefined;
-    results.push(storedResult(problem, fields, output));
-    lines.push(resultLine(problem, output, fields));
   }
   return { results, lines };
 }
 
 async function main(options: CliOptions): Promise<void> {
-  const dataset = parseDataset(await readText(options.data));
+  const datasetText = await readText(options.data);
+  const dataset = parseDataset(datasetText);
   for (const e of dataset.errors.slice(0, 10)) console.error(`${options.data}: ${formatLoadError(e)}`);
   if (dataset.errors.length > 10) console.error(`${options.data}: … and ${dataset.errors.length - 10} more bad lines`);
   const unknown = Object.entries(dataset.unknownLanguages);
   if (unknown.length) console.error(`unknown language ids: ${unknown.map(([l, n]) => `${l} (${n})`).join(', ')}`);
   if (!dataset.problems.length) throw new DataError(`${options.data} holds no valid AutoCodeBench records`);
   const problems = filterProblems(dataset.problems, { languages: options.languages, difficulties: options.difficulties, limit: options.limit });
+  const lite = options.lite ? new Set(parseDataset(await readText(options.lite)).problems.map((p) => p.id)) : undefined;
+  if (lite && !lite.size) throw new DataError(`${options.lite} holds no valid AutoCodeBench records`);
+  const { samples, turns } = options;
+  const keyed = samples > 1 || turns > 1;
+  if (samples > 1 && options.provider && !options.provider.temperature) {
+    console.error(`note: ${samples} samples at temperature ${options.provider.temperature ?? 'default'}: give --temperature above 0 for samples that differ`);
+  }
 
   const counters: Counters = { done: 0, passed: 0, retries: 0 };
   const status = liveStatus(process.stderr);
   let meter: Readonly<Meter> | undefined;
-  const redraw = () => status.show(progressLine(problems.length, counters, meter, prices));
-  const { model: source, prices } = await loadModel(options, readText, { onRetry: () => (counters.retries++, redraw()) });
+  // Progress counts (problem, sample) chains: one per problem in a single run.
+  const chains = problems.length * samples;
+  const redraw = () => status.show(progressLine(chains, counters, meter, prices));
+  const { model: source, prices, settings } = await loadModel(options, readText, { onRetry: () => (counters.retries++, redraw()) });
   let model: Model = source;
   if (options.provider) ({ model, meter } = meteredModel(source, redraw));
 
   // With --out, every answer and result is journaled as it arrives, and a run can be continued.
   let journal: Journal | undefined;
   let prior: PriorRun | undefined;
-  let plan: Plan = { reused: new Map(), todo: problems };
+  let plan: Plan = { reused: new Map(), todo: problems, known: new Map() };
   if (options.out) {
     ({ journal, prior } = await openRun(options.out, { model: model.id, data: options.data }, options.resume || options.retryErrors));
-    plan = planRun(problems, prior, options.retryErrors);
+    plan = planRun(problems, prior, options.retryErrors, samples, turns);
     model = journaledModel(model, journal, prior);
     if (prior) console.error(`${options.out}: continuing: ${plan.reused.size} result(s) kept, ${plan.todo.length} to evaluate, ${prior.answers.size} stored answer(s)`);
-    counters.done = plan.reused.size;
-    counters.passed = [...plan.reused.values()].filter((f) => f.passed).length;
+    for (const chain of plan.known.values()) {
+      const last = chain.at(-1)!;
+      if (last.verdict !== 'failed' || turnOf(last) >= turns) {
+        counters.done++;
+        if (last.verdict === 'passed') counters.passed++;
+      }
+    }
   }
 
   const executor = await createCliExecutor({
@@ -99,10 +131,16 @@ async function main(options: CliOptions): Promise<void> {
         mode: options.mode,
         concurrency: options.concurrency,
         timeoutMs: options.timeoutSeconds ? () => options.timeoutSeconds! * 1000 : undefined,
+        samples,
+        turns,
+        feedback: options.feedback,
+        known: (problem, sample) => plan.known.get(chainKey(problem.id, sample)),
         onResult: (r) => {
-          void journal?.result(r.id, resultFields(r));
-          counters.done++;
-          if (r.verdict === 'passed') counters.passed++;
+          void journal?.result(r.id, resultFields(r, keyed));
+          if (r.verdict !== 'failed' || turnOf(r) >= turns) {
+            counters.done++;
+            if (r.verdict === 'passed') counters.passed++;
+          }
           redraw();
         },
       });
@@ -110,18 +148,68 @@ async function main(options: CliOptions): Promise<void> {
       status.end();
       await journal?.flush().catch(() => {});
     }
-    const { results, lines } = assemble(problems, fresh, plan, prior);
+    const { results, lines } = assemble(problems, fresh, plan, prior, samples, keyed);
     if (options.out && journal) {
       await journal.flush();
       await writeFile(options.out, lines.map((l) => l + '\n').join(''));
       await journal.end();
       await journal.flush();
     }
-    const runtimes = [...new Set(results.map((r) => r.demo?.runtime).filter(Boolean))];
-    console.log(`${model.id} on ${basename(options.data)}: ${problems.length} problems; runtimes: ${runtimes.join('; ') || 'none'}`);
+    const runtimes = [...new Set(results.map((r) => r.demo?.runtime).filter(Boolean))] as string[];
+    const shape = keyed ? ` × ${samples} sample(s), up to ${turns} turn(s)` : '';
+    console.log(`${model.id} on ${basename(options.data)}: ${problems.length} problems${shape}; runtimes: ${runtimes.join('; ') || 'none'}${options.completion ? '; completion mode' : ''}`);
     const usage = usageLine(results.reduce((t, r) => addUsage(t, r.usage), emptyTotals()), prices);
     if (usage) console.log(usage);
-    console.log(formatReport(summarize(results), options.mode));
+
+    const manifest = buildManifest({
+      datasetSource: options.data,
+      datasetText,
+      problems: problems.length,
+      selection: { languages: options.languages, difficulties: options.difficulties, ...(options.limit !== undefined ? { limit: options.limit } : {}) },
+      model: model.id,
+      ...(settings ? { provider: { kind: settings.kind, baseUrl: settings.baseUrl, model: settings.model } } : {}),
+      settings: {
+        samples,
+        turns,
+        feedback: options.feedback,
+        feedbackChars: FEEDBACK_LIMIT,
+        ...(settings?.temperature !== undefined ? { temperature: settings.temperature } : {}),
+        ...(settings?.topP !== undefined ? { topP: settings.topP } : {}),
+        ...(settings ? { maxTokens: settings.maxTokens ?? 8192 } : {}),
+        systemPrompt: settings?.systemPrompt ?? SYSTEM_PROMPT,
+        completion: options.completion,
+        extractionMode: options.mode,
+        timeLimitSeconds: options.timeoutSeconds ?? null,
+      },
+      runtimes: [...new Set(results.flatMap((r) => [r.demo?.runtime, r.full?.runtime]).filter((r): r is string => !!r && r !== 'pre-check'))].sort(),
+      environment: { node: process.version, platform: `${process.platform} ${process.arch}` },
+      results,
+      created: new Date().toISOString(),
+    });
+    const manifestText = JSON.stringify(manifest, null, 2) + '\n';
+    if (options.out) await writeFile(`${options.out}.manifest.json`, manifestText);
+    if (options.charts) {
+      const { writeCharts } = await import('./charts');
+      const written = await writeCharts(options.charts, chartData(results, { title: `${model.id} on ${basename(options.data)}`, samples, turns }));
+      await mkdir(options.charts, { recursive: true });
+      await writeFile(join(options.charts, 'manifest.json'), manifestText);
+      console.error(`charts: ${written.length} files and manifest.json in ${options.charts}`);
+    }
+
+    const first = firstAttempts(results);
+    console.log(formatReport(summarize(first), options.mode, {
+      difficulty: byDifficulty(results),
+      ...(lite ? { subset: bySubset(results, lite) } : {}),
+      ...(keyed ? {
+        multi: {
+          samples,
+          turns,
+          feedback: options.feedback,
+          passk: samples > 1 ? reportedKs(samples).map((k) => passAtK(results, k, { turn: turns })) : [],
+          byTurn: pass1ByTurn(results, turns),
+        },
+      } : {}),
+    }));
   } catch (e) {
     if (e instanceof AuthenticationError) {
       const kept = options.out ? `\nthe run stopped; answers so far are kept in ${journalPath(options.out)}: fix the key, then continue with --resume` : '\nthe run stopped';

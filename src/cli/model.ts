@@ -13,6 +13,8 @@ export interface CliModel {
   model: Model;
   /** Known or given prices per million tokens (provider models only). */
   prices?: Partial<Prices>;
+  /** The provider's settings without the key (provider models only), for the manifest. */
+  settings?: Omit<ProviderSettings, 'apiKey'>;
 }
 
 const isLocal = (url: string) => /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:|\/|$)/.test(url);
@@ -28,7 +30,7 @@ function apiKeyFor(choice: ProviderChoice, baseUrl: string, env: NodeJS.ProcessE
   return key || undefined;
 }
 
-async function providerModel(spec: string, choice: ProviderChoice, hooks: ProviderHooks, env: NodeJS.ProcessEnv): Promise<CliModel> {
+async function providerModel(spec: string, choice: ProviderChoice, hooks: ProviderHooks, env: NodeJS.ProcessEnv, completion: boolean): Promise<CliModel> {
   const preset = findPreset(choice.preset)!;
   const baseUrl = choice.baseUrl ?? preset.baseUrl;
   let systemPrompt: string | undefined;
@@ -50,6 +52,7 @@ async function providerModel(spec: string, choice: ProviderChoice, hooks: Provid
     maxTokens: choice.maxTokens,
     systemPrompt,
     stream: choice.stream,
+    ...(completion ? { completion: true } : {}),
     // A custom base URL is some other OpenAI-compatible server: keep the widely accepted field.
     ...(choice.baseUrl === undefined ? preset.settings : {}),
     requestTimeoutMs: choice.requestTimeoutSeconds * 1000,
@@ -64,7 +67,8 @@ async function providerModel(spec: string, choice: ProviderChoice, hooks: Provid
   }
   const known = presetPrices(preset, choice.model);
   const prices = { input: choice.priceIn ?? known?.input, output: choice.priceOut ?? known?.output };
-  return { model, prices };
+  const { apiKey: _key, ...withoutKey } = settings;
+  return { model, prices, settings: withoutKey };
 }
 
 async function replayFile(file: string, readText: (source: string) => Promise<string>): Promise<Model> {
@@ -80,7 +84,7 @@ export async function loadModel(
   hooks: ProviderHooks = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<CliModel> {
-  if (options.provider) return providerModel(options.model, options.provider, hooks, env);
+  if (options.provider) return providerModel(options.model, options.provider, hooks, env, options.completion);
   if (options.model === 'canonical') return { model: canonicalModel };
   if (options.model === 'replay') return { model: replayOwnOutputModel };
   return { model: await replayFile(options.model.slice('replay:'.length), readText) };

@@ -1,19 +1,59 @@
-/** The CLI's per-language table and headline. */
+/** The CLI's per-language table, breakdowns, pass@k and per-turn lines, and headline. */
+import type { BreakdownRow } from '../core/breakdown';
+import { OUTCOME_ORDER } from '../core/breakdown';
 import { LANGUAGE_NAMES } from '../core/languages';
 import { formatPass1, formatPercent, type Summary } from '../core/metrics';
+import { metricLines, type PassAtK, type TurnLine } from '../core/passk';
+import type { LanguageId } from '../core/languages';
 
-const OUTCOME_ORDER = ['PASSED', 'WRONG_ANSWER', 'RUNTIME_ERROR', 'TIME_LIMIT_EXCEEDED', 'COMPILATION_ERROR', 'SYNTAX_ERROR', 'INTERNAL_ERROR', 'INFRA_ERROR', 'UNSUPPORTED'];
+/** What a run with several samples or turns adds to the report. */
+export interface MultiFigures {
+  samples: number;
+  turns: number;
+  feedback: string;
+  /** pass@k for the printed ks (sample verdicts after the last turn). */
+  passk: PassAtK[];
+  byTurn: { overall: TurnLine[]; perLanguage: Array<{ language: LanguageId; turns: TurnLine[] }> };
+}
 
-export function formatReport(summary: Summary, mode: string): string {
+export interface ReportExtras {
+  multi?: MultiFigures;
+  difficulty?: BreakdownRow[];
+  /** Lite vs the rest (--lite). */
+  subset?: BreakdownRow[];
+}
+
+const rowLine = (r: BreakdownRow) => `${r.label} ${formatPercent(r.pass1)} (${r.passed}/${r.total})`;
+
+/**
+ * `summary` is of the first attempts (sample 0, turn 1): the table's Pass@1 column and the
+ * headline are the official single-attempt figure whatever the samples and turns.
+ */
+export function formatReport(summary: Summary, mode: string, extras: ReportExtras = {}): string {
+  const { multi } = extras;
   const outcomes = OUTCOME_ORDER.filter((o) => summary.outcomes[o]);
-  const header = ['language', 'passed/total', 'Pass@1', ...outcomes];
-  const rows = summary.perLanguage.map((l) => [
-    LANGUAGE_NAMES[l.language],
-    `${l.passed}/${l.total}`,
-    formatPercent(l.pass1),
-    ...outcomes.map((o) => String(l.outcomes[o] ?? 0)),
+  const turnColumns = multi && multi.turns > 1 ? multi.byTurn.overall.slice(1).map((t) => t.turn) : [];
+  const kColumns = multi && multi.samples > 1 ? multi.passk : [];
+  const header = ['language', 'passed/total', 'Pass@1', ...turnColumns.map((t) => `turn ${t}`), ...kColumns.map((p) => `pass@${p.k}`), ...outcomes];
+  const rows = summary.perLanguage.map((l) => {
+    const turnsOf = multi?.byTurn.perLanguage.find((x) => x.language === l.language)?.turns ?? [];
+    return [
+      LANGUAGE_NAMES[l.language],
+      `${l.passed}/${l.total}`,
+      formatPercent(l.pass1),
+      ...turnColumns.map((t) => formatPercent(turnsOf.find((x) => x.turn === t)?.pass1 ?? NaN)),
+      ...kColumns.map((p) => formatPercent(p.perLanguage.find((x) => x.language === l.language)?.value ?? NaN)),
+      ...outcomes.map((o) => String(l.outcomes[o] ?? 0)),
+    ];
+  });
+  rows.push([
+    'all',
+    `${summary.passed}/${summary.total}`,
+    formatPercent(summary.pass1),
+    ...turnColumns.map((t) => formatPercent(multi!.byTurn.overall.find((x) => x.turn === t)?.pass1 ?? NaN)),
+    ...kColumns.map((p) => formatPercent(p.value)),
+    ...outcomes.map((o) => String(summary.outcomes[o] ?? 0)),
   ]);
-  rows.push(['all', `${summary.passed}/${summary.total}`, formatPercent(summary.pass1), ...outcomes.map((o) => String(summary.outcomes[o] ?? 0))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const out = [line(header), ...rows.map(line)];
@@ -22,7 +62,16 @@ export function formatReport(summary: Summary, mode: string): string {
     const languages = summary.perLanguage.filter((l) => l.unsupported).map((l) => `${LANGUAGE_NAMES[l.language]} (${l.unsupported})`);
     out.push(`unavailable here (no runtime; not counted as failed): ${languages.join(', ')}`);
   }
+  if (extras.difficulty?.length) out.push(`difficulty: ${extras.difficulty.map(rowLine).join(', ')}`);
+  if (extras.subset?.length) out.push(`subset: ${extras.subset.map(rowLine).join(', ')}`);
   out.push(`extraction: ${mode} mode`);
+  if (multi) {
+    const parts = ['Pass@1 = sample 0, turn 1'];
+    if (multi.turns > 1) parts.push(`turn t = Pass@1 after turn t (sample 0 passed at some turn ≤ t; feedback: ${multi.feedback === 'full' ? 'public and private test output' : 'public test output only'})`);
+    if (multi.samples > 1) parts.push(`pass@k = unbiased estimator over ${multi.samples} samples per problem, each sample's result after turn ${multi.turns}`);
+    out.push(`figures: ${parts.join('; ')}`);
+    out.push(...metricLines(multi.samples > 1 ? multi.passk : [], multi.turns > 1 ? multi.byTurn.overall : []));
+  }
   out.push(formatPass1(summary));
   return out.join('\n');
 }

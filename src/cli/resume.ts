@@ -4,9 +4,10 @@
  */
 import { access, readFile } from 'node:fs/promises';
 import type { Problem } from '../core/records';
+import { parseResultKey, resultKey, type ProblemResult } from '../core/results';
 import type { Model } from '../models/types';
 import { Journal, readJournal, readOutFile, type PriorRun } from './journal';
-import type { ResultFields } from '../core/result-file';
+import { storedResult, type ResultFields } from '../core/result-file';
 
 export class ResumeError extends Error {}
 
@@ -45,41 +46,73 @@ export async function openRun(out: string, header: { model: string; data: string
   if (await exists(out)) {
     const prior = readOutFile(await readFile(out, 'utf8'));
     const journal = await Journal.create(path, header);
-    for (const [id, answer] of prior.answers) await journal.answer(id, answer);
-    for (const [id, fields] of prior.results) await journal.result(id, fields);
+    for (const [key, answer] of prior.answers) {
+      const { id, sample, turn } = parseResultKey(key);
+      await journal.answer(id, answer, { sample, turn });
+    }
+    for (const [key, fields] of prior.results) await journal.result(parseResultKey(key).id, fields);
     return { journal, prior };
   }
   throw new ResumeError(`nothing to continue: neither ${out} nor ${path} exists`);
 }
 
 export interface Plan {
-  /** Problems whose stored result stands. */
+  /** Stored results that stand, keyed by resultKey(id, sample, turn) (the bare id in a single run). */
   reused: Map<string, ResultFields>;
-  /** Problems to evaluate, in input order. */
+  /** Problems with a (problem, sample) chain not over yet, in input order: they are evaluated. */
   todo: Problem[];
+  /**
+   * The stored results of each (problem, sample) that stand, turns 1, 2, … in order, keyed by
+   * chainKey: the engine goes on after them (`RunOptions.known`).
+   */
+  known: Map<string, ProblemResult[]>;
 }
 
-/** Stored results stand, except INFRA_ERROR ones under --retry-errors; problems without one are evaluated. */
-export function planRun(problems: readonly Problem[], prior: PriorRun | undefined, retryErrors: boolean): Plan {
+/** The key of a (problem, sample) chain in `Plan.known`. */
+export const chainKey = (id: string, sample: number) => `${id}#s${sample}`;
+
+/**
+ * Which stored results stand: for each (problem, sample), the stored turns 1, 2, … up to the
+ * first that passed or could not be evaluated (or the last of `turns`); INFRA_ERROR ones are
+ * evaluated again under --retry-errors. Everything after them is evaluated.
+ */
+export function planRun(problems: readonly Problem[], prior: PriorRun | undefined, retryErrors: boolean, samples = 1, turns = 1): Plan {
   const reused = new Map<string, ResultFields>();
+  const known = new Map<string, ProblemResult[]>();
   const todo: Problem[] = [];
   for (const problem of problems) {
-    const fields = prior?.results.get(problem.id);
-    if (fields && !(retryErrors && fields.verdict === 'infra_error')) reused.set(problem.id, fields);
-    else todo.push(problem);
+    let open = false;
+    for (let sample = 0; sample < samples; sample++) {
+      const chain: ProblemResult[] = [];
+      for (let turn = 1; turn <= turns; turn++) {
+        const key = resultKey(problem.id, sample, turn);
+        const fields = prior?.results.get(key);
+        if (!fields || (retryErrors && fields.verdict === 'infra_error')) break;
+        const answer = prior?.answers.get(key);
+        reused.set(key, fields);
+        chain.push(storedResult(problem, { ...fields, sample, turn }, answer && !answer.isCode ? answer.output : undefined));
+        if (fields.verdict !== 'failed') break;
+      }
+      const last = chain.at(-1);
+      if (!last || (last.verdict === 'failed' && chain.length < turns)) open = true;
+      if (chain.length) known.set(chainKey(problem.id, sample), chain);
+    }
+    if (open) todo.push(problem);
   }
-  return { reused, todo };
+  return { reused, todo, known };
 }
 
 /** Answers from the journal when it holds one; otherwise asks `model` and journals the answer before returning it. */
 export function journaledModel(model: Model, journal: Journal, prior: PriorRun | undefined): Model {
   return {
     id: model.id,
-    async answer(problem, signal) {
-      const stored = prior?.answers.get(problem.id);
+    async answer(problem, signal, context) {
+      const sample = context?.sample ?? 0;
+      const turn = context?.turn ?? 1;
+      const stored = prior?.answers.get(resultKey(problem.id, sample, turn));
       if (stored) return { text: stored.output, ...(stored.usage ? { usage: stored.usage } : {}), ...(stored.isCode ? { isCode: true } : {}) };
-      const answer = await model.answer(problem, signal);
-      await journal.answer(problem.id, { output: answer.text, ...(answer.usage ? { usage: answer.usage } : {}), ...(answer.isCode ? { isCode: true } : {}) });
+      const answer = await model.answer(problem, signal, context);
+      await journal.answer(problem.id, { output: answer.text, ...(answer.usage ? { usage: answer.usage } : {}), ...(answer.isCode ? { isCode: true } : {}) }, { sample, turn });
       return answer;
     },
   };

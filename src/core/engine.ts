@@ -3,11 +3,12 @@
  * Plain data in and out; it knows nothing of the UI, the store or how a runtime works.
  */
 import type { Executor, RunResult } from '../../runtimes/types';
-import { AuthenticationError, type Model } from '../models/types';
+import { AuthenticationError, FIRST_ATTEMPT, type AnswerContext, type Model, type PriorTurn } from '../models/types';
 import { extractCode, type ExtractionMode } from './extract';
+import { buildFeedback, FEEDBACK_LIMIT, type FeedbackSource } from './feedback';
 import type { LanguageId } from './languages';
 import type { Problem } from './records';
-import type { ProblemResult, TestRun } from './results';
+import { turnOf, type ProblemResult, type TestRun } from './results';
 import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, UnsupportedSpliceError, type Outcome } from './rules';
 
 export interface EvaluationOptions {
@@ -19,8 +20,21 @@ export interface EvaluationOptions {
 export interface RunOptions extends EvaluationOptions {
   concurrency?: number;
   signal?: AbortSignal;
-  /** Called as each problem finishes, in completion order. */
+  /** Called as each (problem, sample, turn) finishes, in completion order. */
   onResult?: (result: ProblemResult) => void;
+  /** Samples per problem (default 1), numbered from 0. */
+  samples?: number;
+  /** Refinement turns T (default 1): a failing turn is followed by another, with execution feedback, up to T. */
+  turns?: number;
+  /** Which test run is fed back after a failing turn (default 'demo': the private tests never leak). */
+  feedback?: FeedbackSource;
+  /** Characters of test output fed back (default FEEDBACK_LIMIT). */
+  feedbackChars?: number;
+  /**
+   * Stored results of one (problem, sample), turns 1, 2, … in order (a continued run): the chain
+   * goes on after them, and they are not reported again.
+   */
+  known?: (problem: Problem, sample: number) => readonly ProblemResult[] | undefined;
 }
 
 /**
@@ -33,13 +47,16 @@ export async function evaluateProblem(
   executor: Executor,
   options: EvaluationOptions = {},
   signal?: AbortSignal,
+  context: AnswerContext = FIRST_ATTEMPT,
 ): Promise<ProblemResult> {
   const started = Date.now();
-  const base: Pick<ProblemResult, 'id' | 'index' | 'language' | 'difficulty' | 'usage' | 'reasoning'> = {
+  const base: Pick<ProblemResult, 'id' | 'index' | 'language' | 'difficulty' | 'usage' | 'reasoning' | 'sample' | 'turn'> = {
     id: problem.id,
     index: problem.index,
     language: problem.language,
     difficulty: problem.difficulty,
+    sample: context.sample,
+    turn: context.turn,
   };
   const unfinished = (verdict: 'infra_error' | 'unsupported', error: string, answer: string | null = null, extractedCode = '', extraction = ''): ProblemResult => ({
     ...base, answer, extractedCode, extraction, demo: null, full: null, verdict, error, durationMs: Date.now() - started,
@@ -51,7 +68,7 @@ export async function evaluateProblem(
   let answerText: string;
   let isCode = false;
   try {
-    const answer = await model.answer(problem, signal);
+    const answer = await model.answer(problem, signal, context);
     answerText = answer.text;
     isCode = Boolean(answer.isCode);
     if (answer.usage) base.usage = answer.usage;
@@ -121,10 +138,18 @@ function precheckedRun(program: string, outcome: Outcome): TestRun {
   return { program, outcome, exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: 0, runtime: 'pre-check' };
 }
 
+/** A chain is over once a turn passed, the last turn ran, or the turn could not be evaluated. */
+function chainOver(last: ProblemResult | undefined, turns: number): boolean {
+  return last !== undefined && (last.verdict !== 'failed' || turnOf(last) >= turns);
+}
+
 /**
- * Evaluates problems with bounded concurrency; results come back in input order. An
- * AuthenticationError stops the run at once: requests in flight are aborted, nothing more is
- * reported, and the promise rejects with that error.
+ * Evaluates problems with bounded concurrency: `samples` attempts per problem, each refined for up
+ * to `turns` turns. The unit of concurrency is one (problem, sample) chain, whose turns run one
+ * after another; chains are handed out sample by sample (every problem's sample 0 first).
+ * Fresh results come back ordered by (problem input order, sample, turn). An AuthenticationError
+ * stops the run at once: requests in flight are aborted, nothing more is reported, and the
+ * promise rejects with that error.
  */
 export async function evaluateAll(
   problems: readonly Problem[],
@@ -132,27 +157,50 @@ export async function evaluateAll(
   executor: Executor,
   options: RunOptions = {},
 ): Promise<ProblemResult[]> {
-  const results: ProblemResult[] = new Array(problems.length);
+  const samples = Math.max(1, Math.floor(options.samples ?? 1));
+  const turns = Math.max(1, Math.floor(options.turns ?? 1));
+  const chains: ProblemResult[][][] = problems.map(() => Array.from({ length: samples }, () => []));
+  const units: Array<[number, number]> = [];
+  for (let s = 0; s < samples; s++) for (let i = 0; i < problems.length; i++) units.push([i, s]);
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+
+  const runChain = async (i: number, sample: number) => {
+    const problem = problems[i]!;
+    const stored = options.known?.(problem, sample) ?? [];
+    if (chainOver(stored.at(-1), turns)) return;
+    const history: PriorTurn[] = stored.map((r) => ({
+      answer: r.answer ?? '',
+      feedback: r.feedback ?? buildFeedback(r, options.feedback, options.feedbackChars ?? FEEDBACK_LIMIT),
+    }));
+    for (let turn = stored.length + 1; turn <= turns && !signal.aborted; turn++) {
+      const result = await evaluateProblem(problem, model, executor, options, signal, { sample, turn, history: [...history] });
+      if (stop.signal.aborted) return;
+      const more = result.verdict === 'failed' && turn < turns;
+      if (more) result.feedback = buildFeedback(result, options.feedback, options.feedbackChars ?? FEEDBACK_LIMIT);
+      chains[i]![sample]!.push(result);
+      options.onResult?.(result);
+      if (!more) return;
+      history.push({ answer: result.answer ?? '', feedback: result.feedback! });
+    }
+  };
+
   let next = 0;
   const worker = async () => {
-    while (next < problems.length && !signal.aborted) {
-      const i = next++;
+    while (next < units.length && !signal.aborted) {
+      const [i, sample] = units[next++]!;
       try {
-        const result = await evaluateProblem(problems[i]!, model, executor, options, signal);
+        await runChain(i, sample);
         if (stop.signal.aborted) return;
-        results[i] = result;
-        options.onResult?.(result);
       } catch (e) {
         if (!stop.signal.aborted) stop.abort(e);
         throw e;
       }
     }
   };
-  const lanes = Math.max(1, Math.min(options.concurrency ?? 2, problems.length));
+  const lanes = Math.max(1, Math.min(options.concurrency ?? 2, units.length));
   // Reject as soon as the run stops, without waiting for programs still running.
   const stopped = new Promise<never>((_, reject) => stop.signal.addEventListener('abort', () => reject(stop.signal.reason), { once: true }));
   await Promise.race([Promise.all(Array.from({ length: lanes }, worker)), stopped]);
-  return results.filter(Boolean);
+  return chains.flat(2);
 }

@@ -4,7 +4,7 @@
  * what the evaluation found (`ResultFields`).
  */
 import type { Problem } from './records';
-import type { ProblemResult, Verdict } from './results';
+import { sampleOf, turnOf, type ProblemResult, type Verdict } from './results';
 import type { Outcome } from './rules';
 import { fromStoredUsage, toStoredUsage, type StoredUsage } from '../models/usage';
 
@@ -19,6 +19,12 @@ export interface ResultFields {
   runtime: string | null;
   duration_ms: number;
   usage?: StoredUsage;
+  /** 0-based sample: written for every line of a run with several samples or turns (absent: 0). */
+  sample?: number;
+  /** 1-based refinement turn, likewise (absent: 1). */
+  turn?: number;
+  /** The execution feedback sent to the model after this turn, when another turn followed. */
+  feedback?: string;
 }
 
 const CANONICAL = 'canonical solution (no extraction)';
@@ -28,8 +34,13 @@ export function outputOf(result: ProblemResult): string | undefined {
   return result.answer !== null && result.extraction !== CANONICAL ? result.answer : undefined;
 }
 
-export function resultFields(result: ProblemResult): ResultFields {
+/**
+ * `keyed`: the run has several samples or turns, so every line names its sample and turn. A
+ * single-sample single-turn run writes exactly the fields it always did.
+ */
+export function resultFields(result: ProblemResult, keyed = false): ResultFields {
   return {
+    ...(keyed || sampleOf(result) !== 0 || turnOf(result) !== 1 ? { sample: sampleOf(result), turn: turnOf(result) } : {}),
     extracted_code: result.extractedCode,
     demo_outcome: result.demo?.outcome ?? (result.verdict === 'infra_error' ? 'INFRA_ERROR' : null),
     full_outcome: result.full?.outcome ?? (result.verdict === 'infra_error' ? 'INFRA_ERROR' : null),
@@ -39,6 +50,7 @@ export function resultFields(result: ProblemResult): ResultFields {
     runtime: result.demo?.runtime ?? null,
     duration_ms: Math.round(result.durationMs),
     ...(result.usage ? { usage: toStoredUsage(result.usage) } : {}),
+    ...(result.feedback !== undefined ? { feedback: result.feedback } : {}),
   };
 }
 
@@ -67,6 +79,9 @@ export function storedResult(problem: Problem, fields: ResultFields, output: str
     ...(fields.error ? { error: fields.error } : {}),
     durationMs: fields.duration_ms,
     ...(usage ? { usage } : {}),
+    sample: fields.sample ?? 0,
+    turn: fields.turn ?? 1,
+    ...(fields.feedback !== undefined ? { feedback: fields.feedback } : {}),
   };
 }
 
@@ -89,5 +104,8 @@ export function pickResultFields(v: Record<string, unknown>): ResultFields {
   if (typeof v.error === 'string') f.error = v.error;
   const usage = fromStoredUsage(v.usage);
   if (usage) f.usage = toStoredUsage(usage);
+  if (typeof v.sample === 'number' && Number.isInteger(v.sample) && v.sample >= 0) f.sample = v.sample;
+  if (typeof v.turn === 'number' && Number.isInteger(v.turn) && v.turn >= 1) f.turn = v.turn;
+  if (typeof v.feedback === 'string') f.feedback = v.feedback;
   return f;
 }

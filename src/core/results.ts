@@ -43,6 +43,26 @@ export interface ProblemResult {
   usage?: TokenUsage;
   /** Reasoning the provider returned apart from the answer. */
   reasoning?: string;
+  /** 0-based sample of the problem; the engine always sets it (absent in older data: 0). */
+  sample?: number;
+  /** 1-based refinement turn; the engine always sets it (absent in older data: 1). */
+  turn?: number;
+  /** The execution feedback the model was given after this turn (set only when another turn followed). */
+  feedback?: string;
+}
+
+export const sampleOf = (r: Pick<ProblemResult, 'sample'>): number => r.sample ?? 0;
+export const turnOf = (r: Pick<ProblemResult, 'turn'>): number => r.turn ?? 1;
+
+/** The key of one (problem, sample, turn) in journals and stores: the bare id for sample 0, turn 1. */
+export function resultKey(id: string, sample = 0, turn = 1): string {
+  return sample === 0 && turn === 1 ? id : `${id}#s${sample}#t${turn}`;
+}
+
+/** The inverse of resultKey. */
+export function parseResultKey(key: string): { id: string; sample: number; turn: number } {
+  const m = /^(.*)#s(\d+)#t(\d+)$/.exec(key);
+  return m ? { id: m[1]!, sample: Number(m[2]), turn: Number(m[3]) } : { id: key, sample: 0, turn: 1 };
 }
 
 /** The outcome that describes a problem: the first run that did not pass, else PASSED. */

@@ -16,11 +16,11 @@ export function meteredModel(model: Model, onChange: (meter: Readonly<Meter>) =>
     meter,
     model: {
       id: model.id,
-      async answer(problem, signal) {
+      async answer(problem, signal, context) {
         meter.inFlight++;
         onChange(meter);
         try {
-          const answer = await model.answer(problem, signal);
+          const answer = await model.answer(problem, signal, context);
           meter.received++;
           addUsage(meter, answer.usage);
           return answer;

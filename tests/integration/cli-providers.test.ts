@@ -8,9 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
+import type { LanguageId } from '../../src/core/languages';
 import { parseDataset } from '../../src/core/records';
 import { startMockProvider, type Kind, type MockProvider } from '../support/mock-provider';
+
+/** The provider tests run the three quickest in-page languages: they are about providers, not runtimes. */
+const WORKER_LANGUAGES: readonly LanguageId[] = ['python', 'javascript', 'typescript'];
 
 const KEY = 'sk-mock-cli-77e1d0c3b2a9';
 const KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', gemini: 'GEMINI_API_KEY' } as const;

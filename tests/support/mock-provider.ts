@@ -6,8 +6,14 @@
  * per problem, and injects faults on demand: an HTTP status (429 with retry-after, 500, 529, …),
  * slow replies, malformed JSON, HTML pages, empty replies, cut streams and dropped connections.
  *
+ * A conversation with earlier turns (refinement: assistant answers and feedback after the question)
+ * is answered with the problem's reference solution in a fenced block, so a second turn passes.
+ * Text completions (/openai/v1/completions, completion mode) find the problem in the prompt and
+ * continue it with the recorded answer, then the stop string and more text (a base model runs
+ * on), cut at the request's stop strings as real servers do (the `ignore-stop` fault does not cut).
+ *
  * Answers CORS preflights (recorded with method OPTIONS), so a page on another origin can call it.
- * Routes: /openai/v1/{chat/completions,models}, /anthropic/v1/{messages,models},
+ * Routes: /openai/v1/{chat/completions,completions,models}, /anthropic/v1/{messages,models},
  * /gemini/v1beta/models[/<model>:generateContent|:streamGenerateContent?alt=sse], /data/demo.jsonl.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -27,7 +33,9 @@ export type Fault =
   /** Sends the headers and part of the body (some stream events), then closes the socket. */
   | { kind: 'drop-mid' }
   /** Streams only: ends the body cleanly but before the stream's end marker. */
-  | { kind: 'truncate' };
+  | { kind: 'truncate' }
+  /** Text completions: the reply is not cut at the request's stop strings. */
+  | { kind: 'ignore-stop' };
 
 export interface FaultRule {
   /** A problem id, or '*' for every problem. */
@@ -43,6 +51,10 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   kind?: Kind;
+  /** A text completion (/openai/v1/completions). */
+  completion?: boolean;
+  /** 1 + the model's earlier answers in the conversation. */
+  turn?: number;
   problem?: string;
   stream: boolean;
   fault?: Fault['kind'];
@@ -63,17 +75,19 @@ export interface MockProvider {
 
 interface DemoProblem {
   id: string;
+  language: string;
   question: string;
   output: string;
+  canonical: string;
 }
 
 function loadDemo(): DemoProblem[] {
-  const records = readFileSync('bench-data/demo.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { language: string; question: string });
+  const records = readFileSync('bench-data/demo.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { language: string; question: string; canonical_solution: string });
   const answers = new Map(readFileSync('bench-data/demo-answers.jsonl', 'utf8').trim().split('\n')
     .map((l) => JSON.parse(l) as { id: string; output: string }).map((a) => [a.id, a.output]));
   return records.map((r) => {
     const id = problemId(r.language, r.question);
-    return { id, question: r.question, output: answers.get(id)! };
+    return { id, language: r.language, question: r.question, output: answers.get(id)!, canonical: r.canonical_solution };
   });
 }
 
@@ -113,6 +127,21 @@ function openaiReply(output: string, input: number, empty: boolean): Reply {
       ...chunks(content).map((c) => ({ data: JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: c }, finish_reason: null }] }) })),
       { data: JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) },
       { data: JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage }) },
+      { data: '[DONE]' },
+    ],
+  };
+}
+
+/** Text completions: `text` in each choice; the stream sends pieces of it. */
+function completionReply(text: string, input: number): Reply {
+  const usage = { prompt_tokens: input, completion_tokens: tokens(text), total_tokens: input + tokens(text) };
+  const base = { id: 'cmpl-mock', object: 'text_completion', created: 0, model: 'mock-base' };
+  return {
+    json: { ...base, choices: [{ index: 0, text, logprobs: null, finish_reason: 'stop' }], usage },
+    events: [
+      ...chunks(text).map((c) => ({ data: JSON.stringify({ ...base, choices: [{ index: 0, text: c, logprobs: null, finish_reason: null }] }) })),
+      { data: JSON.stringify({ ...base, choices: [{ index: 0, text: '', logprobs: null, finish_reason: 'stop' }] }) },
+      { data: JSON.stringify({ ...base, choices: [], usage }) },
       { data: '[DONE]' },
     ],
   };
@@ -173,12 +202,19 @@ function errorBody(kind: Kind, status: number): unknown {
 
 /** The user message of a request body, per wire format. */
 function userText(kind: Kind, body: Record<string, unknown>): string {
+  if (typeof body.prompt === 'string') return body.prompt;
   if (kind === 'gemini') {
     const contents = body.contents as Array<{ parts: Array<{ text: string }> }> | undefined;
     return contents?.map((c) => c.parts.map((p) => p.text).join('')).join('\n') ?? '';
   }
   const messages = body.messages as Array<{ role: string; content: string }> | undefined;
   return messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
+}
+
+/** 1 + the model's earlier answers in the conversation (assistant / model turns). */
+function turnOfBody(kind: Kind, body: Record<string, unknown>): number {
+  if (kind === 'gemini') return 1 + ((body.contents as Array<{ role: string }> | undefined) ?? []).filter((c) => c.role === 'model').length;
+  return 1 + ((body.messages as Array<{ role: string }> | undefined) ?? []).filter((m) => m.role === 'assistant').length;
 }
 
 function systemText(kind: Kind, body: Record<string, unknown>): string {
@@ -198,9 +234,10 @@ function authFailure(kind: Kind, req: IncomingMessage, apiKey: string): { status
   return { status: 401, body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } } };
 }
 
-function routeOf(url: URL): { kind: Kind; action: 'answer' | 'models'; stream?: boolean } | undefined {
+function routeOf(url: URL): { kind: Kind; action: 'answer' | 'models'; stream?: boolean; completion?: boolean } | undefined {
   const p = url.pathname;
   if (p === '/openai/v1/chat/completions') return { kind: 'openai', action: 'answer' };
+  if (p === '/openai/v1/completions') return { kind: 'openai', action: 'answer', completion: true };
   if (p === '/openai/v1/models') return { kind: 'openai', action: 'models' };
   if (p === '/anthropic/v1/messages') return { kind: 'anthropic', action: 'answer' };
   if (p === '/anthropic/v1/models') return { kind: 'anthropic', action: 'models' };
@@ -247,7 +284,7 @@ export async function startMockProvider(options: { apiKey: string }): Promise<Mo
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
   };
 
-  async function answer(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, kind: Kind, url: URL, geminiStream: boolean | undefined) {
+  async function answer(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, kind: Kind, url: URL, geminiStream: boolean | undefined, completion = false) {
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(record.body) as Record<string, unknown>;
@@ -282,8 +319,27 @@ export async function startMockProvider(options: { apiKey: string }): Promise<Mo
     if (fault?.kind === 'html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><title>Just a moment...</title></head><body>challenge</body></html>');
 
     const input = tokens(systemText(kind, body)) + tokens(user);
-    const make = kind === 'openai' ? openaiReply : kind === 'anthropic' ? anthropicReply : geminiReply;
-    const reply = make(problem.output, input, fault?.kind === 'empty');
+    let reply: Reply;
+    if (completion) {
+      record.completion = true;
+      // A base model writes the answer, the stop string, then runs on into another example.
+      let text = `${problem.output}\n[Code Solution End]\n\n[Question]\nWrite a function that reverses a list.\n\n[Code Solution]\n`;
+      const stops = Array.isArray(body.stop) ? (body.stop as unknown[]).filter((x): x is string => typeof x === 'string') : typeof body.stop === 'string' ? [body.stop] : [];
+      if (fault?.kind !== 'ignore-stop') {
+        for (const stop of stops) {
+          const at = text.indexOf(stop);
+          if (at !== -1) text = text.slice(0, at);
+        }
+      }
+      reply = completionReply(fault?.kind === 'empty' ? '' : text, input);
+    } else {
+      const turn = turnOfBody(kind, body);
+      record.turn = turn;
+      // Later turns of a refinement conversation: the fixed (reference) solution.
+      const output = turn > 1 ? `Fixed, thanks for the test output.\n\n\`\`\`${problem.language}\n${problem.canonical.trim()}\n\`\`\`` : problem.output;
+      const make = kind === 'openai' ? openaiReply : kind === 'anthropic' ? anthropicReply : geminiReply;
+      reply = make(output, input, fault?.kind === 'empty');
+    }
 
     if (!stream) {
       const text = JSON.stringify(reply.json);
@@ -338,7 +394,7 @@ export async function startMockProvider(options: { apiKey: string }): Promise<Mo
         return auth ? sendJson(res, auth.status, auth.body) : sendJson(res, 200, modelsBody(route.kind, url));
       }
       if (req.method !== 'POST') return sendJson(res, 405, { error: { message: 'POST only' } });
-      answer(req, res, record, route.kind, url, route.stream).catch((e: Error) => {
+      answer(req, res, record, route.kind, url, route.stream, route.completion).catch((e: Error) => {
         if (!res.headersSent) sendJson(res, 500, { error: { message: e.message } });
         else res.destroy();
       });

@@ -2,7 +2,7 @@
 import { errorMessageOf } from './errors';
 import { arr, eventJson, joined, num, obj, str, type Json } from './shape';
 import { ReplyShapeError, type ProviderSettings, type Reply, type StreamCollector, type WireFormat } from './types';
-import { DEFAULT_MAX_TOKENS, messagesFor } from './request';
+import { DEFAULT_MAX_TOKENS, messagesFor, priorMessages } from './request';
 import type { TokenUsage } from '../types';
 
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
@@ -37,13 +37,13 @@ export const anthropicFormat: WireFormat = {
       'anthropic-dangerous-direct-browser-access': 'true',
     };
   },
-  request(s: ProviderSettings, question: string) {
+  request(s: ProviderSettings, question: string, history) {
     const { system, user } = messagesFor(s, question);
     const body: Json = {
       model: s.model,
       max_tokens: s.maxTokens ?? DEFAULT_MAX_TOKENS,
       ...(system ? { system } : {}),
-      messages: [{ role: 'user', content: user }],
+      messages: [{ role: 'user', content: user }, ...priorMessages(history)],
     };
     if (s.temperature !== undefined) body.temperature = s.temperature;
     if (s.topP !== undefined) body.top_p = s.topP;

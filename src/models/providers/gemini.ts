@@ -2,7 +2,7 @@
 import { errorMessageOf } from './errors';
 import { arr, eventJson, joined, num, obj, str, type Json } from './shape';
 import { ReplyShapeError, type ProviderSettings, type Reply, type StreamCollector, type WireFormat } from './types';
-import { DEFAULT_MAX_TOKENS, messagesFor } from './request';
+import { DEFAULT_MAX_TOKENS, messagesFor, priorMessages } from './request';
 import type { TokenUsage } from '../types';
 
 /** `gemini-2.5-flash` → `models/gemini-2.5-flash`; full resource names stay as they are. */
@@ -43,14 +43,17 @@ export const geminiFormat: WireFormat = {
   headers(s): Record<string, string> {
     return s.apiKey ? { 'x-goog-api-key': s.apiKey } : {};
   },
-  request(s: ProviderSettings, question: string) {
+  request(s: ProviderSettings, question: string, history) {
     const { system, user } = messagesFor(s, question);
     const generationConfig: Json = { maxOutputTokens: s.maxTokens ?? DEFAULT_MAX_TOKENS };
     if (s.temperature !== undefined) generationConfig.temperature = s.temperature;
     if (s.topP !== undefined) generationConfig.topP = s.topP;
     const body = {
       ...(system ? { systemInstruction: { parts: [{ text: system }] } } : {}),
-      contents: [{ role: 'user', parts: [{ text: user }] }],
+      contents: [
+        { role: 'user', parts: [{ text: user }] },
+        ...priorMessages(history).map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
+      ],
       generationConfig,
     };
     const method = s.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';

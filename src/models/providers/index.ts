@@ -7,7 +7,8 @@
  * headers from a browser page. With fetch, exactly the headers below are sent, in the page and in Node.
  */
 import type { Problem } from '../../core/records';
-import type { Model, ModelAnswer } from '../types';
+import { cutCompletion } from '../../core/prompt';
+import { AnswerUnavailableError, type AnswerContext, type Model, type ModelAnswer, type PriorTurn } from '../types';
 import { anthropicFormat } from './anthropic';
 import { ProviderError } from './errors';
 import { geminiFormat } from './gemini';
@@ -68,9 +69,9 @@ function callFor(settings: ProviderSettings, hooks: ProviderHooks, signal?: Abor
 }
 
 /** One try: POST, then the stream or the JSON body, then the empty-reply check. */
-function askOnce(format: WireFormat, settings: ProviderSettings, question: string, call: Call): Promise<Reply> {
+function askOnce(format: WireFormat, settings: ProviderSettings, question: string, history: readonly PriorTurn[], call: Call): Promise<Reply> {
   return attempt(call, async (signal, progress) => {
-    const { url, body } = format.request(settings, question);
+    const { url, body } = format.request(settings, question, history);
     const headers = { 'content-type': 'application/json', ...format.headers(settings) };
     const response = await send(call, url, { method: 'POST', headers, body: JSON.stringify(body), signal }, progress);
     let reply: Reply;
@@ -83,7 +84,8 @@ function askOnce(format: WireFormat, settings: ProviderSettings, question: strin
     }
     // An empty answer cut by the token limit is the model's (it scores as a failure); any other
     // empty reply is the service's, and worth another try.
-    if (reply.text.trim() === '' && !reply.hitTokenLimit) {
+    // A completion may legitimately be empty (the base model wrote the stop string at once).
+    if (reply.text.trim() === '' && !reply.hitTokenLimit && !settings.completion) {
       throw new ProviderError(`${call.provider}: empty reply (HTTP ${response.status}, finish reason ${reply.finishReason ?? 'none'})`, response.status, true);
     }
     return reply;
@@ -94,17 +96,20 @@ function askOnce(format: WireFormat, settings: ProviderSettings, question: strin
 export function createProviderModel(input: ProviderSettings, hooks: ProviderHooks = {}): Model {
   const settings = normalized(input);
   const format = FORMATS[settings.kind];
+  if (settings.completion && settings.kind !== 'openai') throw new ProviderSettingsError(`completion mode needs an OpenAI-compatible /completions endpoint, not ${settings.kind}`);
   return {
     id: settings.id ?? `${settings.kind}:${settings.model}`,
-    async answer(problem: Problem, signal?: AbortSignal): Promise<ModelAnswer> {
+    async answer(problem: Problem, signal?: AbortSignal, context?: AnswerContext): Promise<ModelAnswer> {
+      const history = context?.history ?? [];
+      if (settings.completion && history.length) throw new AnswerUnavailableError('completion mode has no conversation: refinement turns need chat mode');
       const call = callFor(settings, hooks, signal);
-      const reply = await withRetries(() => askOnce(format, settings, problem.record.question, call), {
+      const reply = await withRetries(() => askOnce(format, settings, problem.record.question, history, call), {
         ...settings.retry,
         signal,
         onRetry: (info) => hooks.onRetry?.(info, problem),
       });
       return {
-        text: reply.text,
+        text: settings.completion ? cutCompletion(reply.text) : reply.text,
         ...(reply.usage ? { usage: reply.usage } : {}),
         ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
       };

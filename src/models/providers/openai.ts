@@ -2,7 +2,8 @@
 import { errorMessageOf } from './errors';
 import { arr, eventJson, joined, num, obj, str, type Json } from './shape';
 import { ReplyShapeError, type ProviderSettings, type Reply, type StreamCollector, type WireFormat } from './types';
-import { DEFAULT_MAX_TOKENS, messagesFor } from './request';
+import { DEFAULT_MAX_TOKENS, messagesFor, priorMessages } from './request';
+import { buildCompletionPrompt, COMPLETION_STOP, SYSTEM_PROMPT } from '../../core/prompt';
 import type { TokenUsage } from '../types';
 
 function usageOf(u: unknown): TokenUsage | undefined {
@@ -39,20 +40,31 @@ export const openaiFormat: WireFormat = {
   headers(s): Record<string, string> {
     return s.apiKey ? { authorization: `Bearer ${s.apiKey}` } : {};
   },
-  request(s: ProviderSettings, question: string) {
-    const { system, user } = messagesFor(s, question);
-    const body: Json = {
-      model: s.model,
-      messages: [...(system ? [{ role: 'system', content: system }] : []), { role: 'user', content: user }],
-      [s.maxTokensField ?? 'max_tokens']: s.maxTokens ?? DEFAULT_MAX_TOKENS,
-    };
+  request(s: ProviderSettings, question: string, history) {
+    let body: Json;
+    if (s.completion) {
+      // Completion mode (SPEC §2): one plain prompt, cut at the stop string.
+      body = {
+        model: s.model,
+        prompt: buildCompletionPrompt(question, s.systemPrompt ?? SYSTEM_PROMPT),
+        max_tokens: s.maxTokens ?? DEFAULT_MAX_TOKENS,
+        stop: [COMPLETION_STOP],
+      };
+    } else {
+      const { system, user } = messagesFor(s, question);
+      body = {
+        model: s.model,
+        messages: [...(system ? [{ role: 'system', content: system }] : []), { role: 'user', content: user }, ...priorMessages(history)],
+        [s.maxTokensField ?? 'max_tokens']: s.maxTokens ?? DEFAULT_MAX_TOKENS,
+      };
+    }
     if (s.temperature !== undefined) body.temperature = s.temperature;
     if (s.topP !== undefined) body.top_p = s.topP;
     if (s.stream) {
       body.stream = true;
       if (s.streamUsage !== false) body.stream_options = { include_usage: true };
     }
-    return { url: `${s.baseUrl}/chat/completions`, body };
+    return { url: `${s.baseUrl}/${s.completion ? 'completions' : 'chat/completions'}`, body };
   },
   parse(json) {
     const reply = obj(json);
@@ -63,6 +75,8 @@ export const openaiFormat: WireFormat = {
     const text: string[] = [];
     const reasoning: string[] = [];
     splitContent(message.content, text, reasoning);
+    // Text completions (/completions) carry `text` instead of a message.
+    if (typeof choice.text === 'string') text.push(choice.text);
     const finishReason = str(choice.finish_reason);
     return {
       text: text.join(''),
@@ -88,6 +102,7 @@ export const openaiFormat: WireFormat = {
           const choice = obj(c);
           const delta = obj(choice.delta);
           splitContent(delta.content, text, reasoning);
+          if (typeof choice.text === 'string') text.push(choice.text);
           const r = reasoningOf(delta);
           if (r) reasoning.push(r);
           finishReason = str(choice.finish_reason) ?? finishReason;

@@ -1,6 +1,6 @@
 /** Shapes shared by the provider modules: settings, wire formats, replies. */
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { TokenUsage } from '../types';
+import type { PriorTurn, TokenUsage } from '../types';
 import type { RetryOptions } from './retry';
 
 /** The three wire formats. Every OpenAI-compatible server (OpenRouter, vLLM, Ollama, …) is `openai`. */
@@ -29,6 +29,11 @@ export interface ProviderSettings {
   streamUsage?: boolean;
   /** Anthropic `anthropic-version` header; default 2023-06-01. */
   anthropicVersion?: string;
+  /**
+   * Completion mode (AutoCodeBench-Complete, OpenAI-compatible servers only): POST /completions
+   * with the plain prompt and the stop string; the answer is cut as the official script does.
+   */
+  completion?: boolean;
   /** One try (request and whole reply) must finish within this; default 10 minutes. */
   requestTimeoutMs?: number;
   retry?: RetryOptions;
@@ -62,7 +67,8 @@ export interface WireFormat {
   kind: ProviderKind;
   /** The key goes in a header, never in the URL. */
   headers(settings: ProviderSettings): Record<string, string>;
-  request(settings: ProviderSettings, question: string): { url: string; body: unknown };
+  /** `history`: earlier turns of a refinement conversation, sent after the question. */
+  request(settings: ProviderSettings, question: string, history?: readonly PriorTurn[]): { url: string; body: unknown };
   parse(json: unknown): Reply;
   collector(): StreamCollector;
   modelsUrl(settings: ProviderSettings, cursor?: string): string;

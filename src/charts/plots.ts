@@ -1,0 +1,124 @@
+/**
+ * The four charts of a run, drawn with Observable Plot from ChartData: per-language Pass@1 bars
+ * with the overall line, the difficulty split, the refinement curve (Pass@1 after each turn) and
+ * the pass@k curve. One module for the page (the real `document`) and the CLI (a DOM
+ * implementation, see src/cli/charts.ts). Each chart is one standalone <svg> with its title
+ * drawn inside, so it can be saved as is or rasterised to PNG.
+ */
+import * as Plot from '@observablehq/plot';
+import type { ChartData } from './data';
+
+export type ChartName = 'languages' | 'difficulty' | 'refinement' | 'passk';
+export const CHART_NAMES: readonly ChartName[] = ['languages', 'difficulty', 'refinement', 'passk'];
+export const CHART_TITLES: Record<ChartName, string> = {
+  languages: 'Pass@1 per language (line: overall)',
+  difficulty: 'Pass@1 per difficulty',
+  refinement: 'Pass@1 after each refinement turn',
+  passk: 'pass@k',
+};
+
+export const CHART_FONT = 'DejaVu Sans, Verdana, Arial, sans-serif';
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const TITLE_HEIGHT = 34;
+const BAR = '#4e79a7';
+const LINE = '#e15759';
+
+export interface RenderOptions {
+  /** Defaults to the global document (the page). */
+  document?: Document;
+  width?: number;
+  height?: number;
+}
+
+const pct = (v: number) => (Number.isNaN(v) ? '–' : `${(v * 100).toFixed(1)}%`);
+const finite = <T extends { v: number }>(rows: T[]) => rows.filter((r) => !Number.isNaN(r.v));
+
+function plotOf(name: ChartName, data: ChartData, width: number, height: number, document: Document): Element {
+  const common = {
+    document,
+    width,
+    height,
+    marginTop: 24,
+    marginBottom: 44,
+    marginLeft: 52,
+    style: { fontFamily: CHART_FONT, fontSize: '12px', background: 'white', color: '#222' },
+    y: { domain: [0, 100], label: '%', grid: true },
+  };
+  if (name === 'languages') {
+    const rows = finite(data.languages.map((l) => ({ ...l, v: l.pass1 * 100 })));
+    const marks: Plot.Markish[] = [
+      Plot.barY(rows, { x: 'label', y: 'v', fill: BAR }),
+      Plot.text(rows, { x: 'label', y: 'v', text: (d: (typeof rows)[number]) => `${pct(d.pass1)} (${d.passed}/${d.total})`, dy: -8, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
+      Plot.ruleY([0]),
+    ];
+    if (!Number.isNaN(data.overall)) {
+      marks.push(Plot.ruleY([data.overall * 100], { stroke: LINE, strokeWidth: 2, strokeDasharray: '6,4' }));
+      marks.push(Plot.text([data.overall * 100], { y: (d: number) => d, text: () => `overall ${pct(data.overall)}`, frameAnchor: 'right', dy: -8, fill: LINE, fontSize: 11, stroke: 'white', strokeWidth: 3 }));
+    }
+    return Plot.plot({ ...common, x: { label: null, domain: rows.map((r) => r.label), padding: 0.3 }, marks }) as unknown as Element;
+  }
+  if (name === 'difficulty') {
+    const rows = finite(data.difficulty.map((d) => ({ ...d, v: d.pass1 * 100 })));
+    return Plot.plot({
+      ...common,
+      x: { label: null, domain: rows.map((r) => r.difficulty), padding: 0.35 },
+      marks: [
+        Plot.barY(rows, { x: 'difficulty', y: 'v', fill: BAR }),
+        Plot.text(rows, { x: 'difficulty', y: 'v', text: (d: (typeof rows)[number]) => `${pct(d.pass1)} (${d.passed}/${d.total})`, dy: -8, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
+        Plot.ruleY([0]),
+      ],
+    }) as unknown as Element;
+  }
+  const rows = name === 'refinement'
+    ? finite(data.turns.map((t) => ({ x: t.turn, v: t.pass1 * 100 })))
+    : finite(data.passk.map((p) => ({ x: p.k, v: p.value * 100 })));
+  const xs = rows.map((r) => r.x);
+  const lo = Math.min(1, ...xs);
+  const hi = Math.max(lo + 1, ...xs);
+  return Plot.plot({
+    ...common,
+    marginLeft: 52,
+    marginRight: 30,
+    x: { label: name === 'refinement' ? 'turn' : 'k (samples drawn)', domain: [lo - 0.25, hi + 0.25], ticks: xs, tickFormat: 'd' },
+    marks: [
+      Plot.lineY(rows, { x: 'x', y: 'v', stroke: LINE, strokeWidth: 2 }),
+      Plot.dot(rows, { x: 'x', y: 'v', fill: LINE, r: 4 }),
+      Plot.text(rows, { x: 'x', y: 'v', text: (d: (typeof rows)[number]) => pct(d.v / 100), dy: -12, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
+      Plot.ruleY([0]),
+    ],
+  }) as unknown as Element;
+}
+
+/** One chart as a standalone <svg> element (title inside). */
+export function renderChart(name: ChartName, data: ChartData, options: RenderOptions = {}): SVGSVGElement {
+  const document = options.document ?? globalThis.document;
+  const width = options.width ?? (name === 'languages' ? Math.max(560, 90 * data.languages.length + 120) : 560);
+  const height = options.height ?? 320;
+  const plot = plotOf(name, data, width, height, document);
+  const svg = document.createElementNS(SVG_NS, 'svg') as SVGSVGElement;
+  svg.setAttribute('xmlns', SVG_NS);
+  svg.setAttribute('width', String(width));
+  svg.setAttribute('height', String(height + TITLE_HEIGHT));
+  svg.setAttribute('viewBox', `0 0 ${width} ${height + TITLE_HEIGHT}`);
+  svg.setAttribute('font-family', CHART_FONT);
+  const background = document.createElementNS(SVG_NS, 'rect');
+  for (const [k, v] of Object.entries({ x: '0', y: '0', width: String(width), height: String(height + TITLE_HEIGHT), fill: 'white' })) background.setAttribute(k, v);
+  svg.append(background);
+  const title = document.createElementNS(SVG_NS, 'text');
+  for (const [k, v] of Object.entries({ x: '12', y: '16', 'font-size': '14', 'font-weight': 'bold', fill: '#222' })) title.setAttribute(k, v);
+  title.textContent = CHART_TITLES[name];
+  const subtitle = document.createElementNS(SVG_NS, 'text');
+  for (const [k, v] of Object.entries({ x: '12', y: '30', 'font-size': '11', fill: '#555' })) subtitle.setAttribute(k, v);
+  subtitle.textContent = data.title;
+  svg.append(title, subtitle);
+  plot.setAttribute('x', '0');
+  plot.setAttribute('y', String(TITLE_HEIGHT));
+  svg.append(plot);
+  return svg;
+}
+
+/** Standalone SVG text of a chart, for saving as a .svg file. */
+export function svgMarkup(svg: SVGSVGElement): string {
+  const text = svg.outerHTML;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${text.includes('xmlns="http://www.w3.org/2000/svg"') ? text : text.replace('<svg', `<svg xmlns="${SVG_NS}"`)}\n`;
+}

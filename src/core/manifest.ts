@@ -1,0 +1,134 @@
+/**
+ * The run manifest: what someone else needs to reproduce every printed figure — the dataset
+ * file's sha256, the model, every setting that changes answers or verdicts, the runtimes and the
+ * benchtop version — together with the figures themselves, computed from the results.
+ * Shared by the CLI (`--out`, `--charts`) and the page's export. Never holds a key.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { version } from '../../package.json';
+import { byDifficulty, byOutcome } from './breakdown';
+import type { ExtractionMode } from './extract';
+import type { FeedbackSource } from './feedback';
+import { summarize } from './metrics';
+import { curveKs, firstAttempts, pass1ByTurn, passAtK, reportedKs } from './passk';
+import { SYSTEM_PROMPT } from './prompt';
+import type { ProblemResult } from './results';
+
+export const BENCHTOP_VERSION: string = version;
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return bytesToHex(sha256(typeof data === 'string' ? utf8ToBytes(data) : data));
+}
+
+export interface ManifestSettings {
+  samples: number;
+  turns: number;
+  feedback: FeedbackSource;
+  /** Characters of test output fed back per turn. */
+  feedbackChars: number;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** The system prompt sent (hashed in the manifest, and included when it is not the official one). */
+  systemPrompt: string;
+  /** Completion mode (AutoCodeBench-Complete) instead of chat. */
+  completion: boolean;
+  extractionMode: ExtractionMode;
+  /** null: the official limit of each language. */
+  timeLimitSeconds: number | null;
+}
+
+export interface ManifestInput {
+  /** A path, a URL, "embedded demo set", … */
+  datasetSource: string;
+  /** The dataset file as loaded (its bytes are hashed). */
+  datasetText: string | Uint8Array;
+  /** Problems selected for the run. */
+  problems: number;
+  selection: { languages: string[]; difficulties: string[]; limit?: number };
+  model: string;
+  provider?: { kind: string; baseUrl: string; model: string };
+  settings: ManifestSettings;
+  runtimes: string[];
+  /** e.g. { node: process.version, platform: 'linux x64' } or { browser: navigator.userAgent }. */
+  environment: Record<string, string>;
+  results: readonly ProblemResult[];
+  /** ISO date. */
+  created: string;
+}
+
+const figure = (v: number) => (Number.isNaN(v) ? null : Math.round(v * 1e6) / 1e6);
+
+export interface RunManifest {
+  format: 'benchtop run manifest';
+  format_version: 2;
+  benchtop: string;
+  created: string;
+  dataset: { source: string; sha256: string; problems: number; selection: ManifestInput['selection'] };
+  model: string;
+  provider: ManifestInput['provider'] | null;
+  settings: Record<string, unknown>;
+  runtimes: string[];
+  environment: Record<string, string>;
+  figures: Record<string, unknown>;
+}
+
+export function buildManifest(input: ManifestInput): RunManifest {
+  const { settings: s, results } = input;
+  const first = summarize(firstAttempts(results));
+  const ks = [...new Set([...reportedKs(s.samples), ...curveKs(s.samples)])].sort((a, b) => a - b);
+  const passk = ks.map((k) => passAtK(results, k, { turn: s.turns }));
+  const turns = pass1ByTurn(results, s.turns);
+  const official = s.systemPrompt === SYSTEM_PROMPT;
+  return {
+    format: 'benchtop run manifest',
+    format_version: 2,
+    benchtop: BENCHTOP_VERSION,
+    created: input.created,
+    dataset: { source: input.datasetSource, sha256: sha256Hex(input.datasetText), problems: input.problems, selection: input.selection },
+    model: input.model,
+    provider: input.provider ?? null,
+    settings: {
+      samples: s.samples,
+      turns: s.turns,
+      feedback: s.feedback,
+      feedback_chars: s.feedbackChars,
+      temperature: s.temperature ?? null,
+      top_p: s.topP ?? null,
+      max_tokens: s.maxTokens ?? null,
+      mode: s.completion ? 'completion' : 'chat',
+      completion: s.completion,
+      extraction_mode: s.extractionMode,
+      time_limit_seconds: s.timeLimitSeconds,
+      system_prompt_sha256: sha256Hex(s.systemPrompt),
+      system_prompt_is_official: official,
+      ...(official ? {} : { system_prompt: s.systemPrompt }),
+    },
+    runtimes: input.runtimes,
+    environment: input.environment,
+    figures: {
+      definitions: {
+        pass1: 'sample 0, turn 1 of each problem; passed = demo and full tests PASSED; INFRA_ERROR and unsupported problems excluded',
+        pass_at_k: `Chen et al. 2021 unbiased estimator, mean over problems; a sample's verdict after turn ${s.turns}; INFRA_ERROR samples left out of n; problems with n < k left out`,
+        pass1_by_turn: 'share of problems whose sample 0 passed at some turn <= t',
+      },
+      pass1: { passed: first.passed, total: first.total, value: figure(first.pass1), infra_errors: first.infraErrors, unsupported: first.unsupported },
+      pass_at_k: passk.map((p) => ({ k: p.k, value: figure(p.value), problems: p.problems, left_out: p.leftOut })),
+      pass1_by_turn: turns.overall.map((t) => ({ turn: t.turn, passed: t.passed, total: t.total, value: figure(t.pass1) })),
+      per_language: first.perLanguage.map((l) => ({
+        language: l.language,
+        passed: l.passed,
+        total: l.total,
+        pass1: figure(l.pass1),
+        pass_at_k: passk.map((p) => {
+          const line = p.perLanguage.find((x) => x.language === l.language);
+          return { k: p.k, value: figure(line?.value ?? NaN), problems: line?.problems ?? 0, left_out: line?.leftOut ?? 0 };
+        }),
+        pass1_by_turn: (turns.perLanguage.find((x) => x.language === l.language)?.turns ?? []).map((t) => ({ turn: t.turn, passed: t.passed, total: t.total, value: figure(t.pass1) })),
+      })),
+      per_difficulty: byDifficulty(results).map((d) => ({ difficulty: d.key, passed: d.passed, total: d.total, pass1: figure(d.pass1) })),
+      outcomes: Object.fromEntries(byOutcome(results).map((o) => [o.outcome, o.count])),
+    },
+  };
+}
