@@ -9,6 +9,12 @@
  *   docs/screenshot-provider.png the model provider settings and a provider run's live counters,
  *                                against the local mock server of the tests (no real API is called)
  *   docs/screenshot-runs.png     the run list and the comparison of two runs per language
+ *   docs/screenshot-metrics.png  a run with several samples and turns (the recorded multi-sample demo
+ *                                answers, n = 4, 3 turns): pass@k and Pass@1 after each turn, per
+ *                                language, difficulty and outcome
+ *   docs/screenshot-charts.png   that run's charts (per language with the overall line, difficulty,
+ *                                refinement curve, pass@k curve)
+ *   docs/screenshot-leaderboard.png  the leaderboard of the runs stored in that browser
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -116,7 +122,7 @@ try {
   const mock = await startMock(KEY);
   try {
     mock.inject({ problem: '*', fault: { kind: 'slow', delayMs: 1500 }, times: Infinity });
-    const tall = await browser.newPage({ viewport: { width: 1440, height: 1180 }, deviceScaleFactor: 1 });
+    const tall = await browser.newPage({ viewport: { width: 1440, height: 1400 }, deviceScaleFactor: 1 });
     tall.on('pageerror', (e) => console.error(`page error: ${e.message}`));
     await tall.goto(`${origin}/`);
     await tall.getByTestId('run-button').waitFor();
@@ -128,8 +134,7 @@ try {
     await tall.getByTestId('model-select').selectOption('provider');
     await tall.getByTestId('provider-preset').selectOption('vllm');
     await tall.getByTestId('provider-base-url').fill(mock.baseUrl('openai'));
-    await tall.getByTestId('provider-allow-origin').click();
-    await tall.waitForEvent('load');
+    await Promise.all([tall.waitForEvent('load'), tall.getByTestId('provider-allow-origin').click()]);
     await tall.getByTestId('provider-settings').waitFor();
     await tall.getByTestId('provider-key').fill(KEY);
     await tall.getByTestId('provider-list-models').click();
@@ -145,6 +150,9 @@ try {
       return p && p.getAttribute('data-state') === 'running' && Number(p.getAttribute('data-done')) >= 6;
     }, null, { timeout: 120_000, polling: 100 });
     await tall.mouse.move(0, 0);
+    // Filling the form scrolled the page: show it from the top.
+    await tall.evaluate(() => window.scrollTo(0, 0));
+    await tall.waitForTimeout(200);
     await tall.screenshot({ path: `${docs}screenshot-provider.png` });
     console.log('wrote docs/screenshot-provider.png');
     await tall.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 240_000 });
@@ -161,6 +169,39 @@ try {
     await tall.waitForTimeout(300);
     await tall.screenshot({ path: `${docs}screenshot-runs.png` });
     console.log('wrote docs/screenshot-runs.png');
+
+    // Several samples and turns: the recorded multi-sample demo answers, n = 4, 3 turns.
+    await tall.getByTestId('view-evaluate').click();
+    await tall.getByTestId('model-select').selectOption('demo-answers-multi');
+    await selectLanguages(tall, ['python', 'javascript', 'typescript']);
+    await tall.getByTestId('samples').fill('4');
+    await tall.getByTestId('turns').fill('3');
+    await tall.getByTestId('time-limit').fill('5');
+    await tall.getByTestId('concurrency').fill('3');
+    await evaluate(tall, () => tall.getByTestId('run-button').click());
+    console.log(`multi-sample run: ${(await tall.getByTestId('metric-line').allTextContents()).join(' | ')} | ${await tall.getByTestId('pass1').textContent()}`);
+    await tall.mouse.move(0, 0);
+    await tall.evaluate(() => {
+      const summary = document.querySelector('[data-testid="summary"]');
+      if (summary) window.scrollTo(0, summary.getBoundingClientRect().top + window.scrollY - 16);
+    });
+    await tall.waitForTimeout(300);
+    await tall.screenshot({ path: `${docs}screenshot-metrics.png` });
+    console.log('wrote docs/screenshot-metrics.png');
+    const charts = tall.getByTestId('charts');
+    await charts.locator('svg.drawn').first().waitFor();
+    await charts.scrollIntoViewIfNeeded();
+    await tall.waitForTimeout(300);
+    await charts.screenshot({ path: `${docs}screenshot-charts.png` });
+    console.log('wrote docs/screenshot-charts.png');
+
+    await tall.getByTestId('view-leaderboard').click();
+    await tall.getByTestId('board-table').waitFor();
+    await tall.waitForTimeout(300);
+    // The page's header and the board, without the empty page below.
+    const board = await tall.getByTestId('leaderboard').boundingBox();
+    await tall.screenshot({ path: `${docs}screenshot-leaderboard.png`, clip: { x: 0, y: 0, width: 1440, height: Math.ceil(board.y + board.height + 24) } });
+    console.log('wrote docs/screenshot-leaderboard.png');
   } finally {
     await mock.close();
   }

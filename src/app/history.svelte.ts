@@ -5,9 +5,11 @@
  * A running run holds a Web Lock named after it for as long as it runs in some tab; a run stored
  * as running whose lock nobody holds was interrupted, and can be continued.
  */
+import { firstAttempts } from '../core/passk';
 import type { ProblemResult } from '../core/results';
 import { openRunStore, type RunRecord, type RunStore } from '../store';
 import { compareResults, type Comparison } from './lib/compare';
+import type { StoredRunResults } from './lib/leaderboard';
 
 const lockName = (runId: string) => `benchtop-run-${runId}`;
 
@@ -37,6 +39,23 @@ async function heldRunLocks(): Promise<Set<string>> {
   }
 }
 
+/** A result without its texts (answer, code, programs, output): enough for Pass@1 tables. */
+const slim = (r: ProblemResult): ProblemResult => ({
+  id: r.id,
+  index: r.index,
+  language: r.language,
+  difficulty: r.difficulty,
+  answer: null,
+  extractedCode: '',
+  extraction: '',
+  demo: null,
+  full: null,
+  verdict: r.verdict,
+  durationMs: r.durationMs,
+  ...(r.sample !== undefined ? { sample: r.sample } : {}),
+  ...(r.turn !== undefined ? { turn: r.turn } : {}),
+});
+
 export interface ComparedRuns {
   a: RunRecord;
   b: RunRecord;
@@ -57,6 +76,12 @@ export class RunHistory {
   compareError = $state<string | null>(null);
   /** The interruption notice was dismissed for these runs. */
   dismissed = $state<string[]>([]);
+  /** Every stored run with its results, for the leaderboard (loaded when it is shown). */
+  boardRuns = $state.raw<StoredRunResults[]>([]);
+  boardLoading = $state(false);
+  boardError = $state<string | null>(null);
+  /** Results already read, by run id, with the counts they were read at. */
+  private boardCache = new Map<string, { signature: string; results: ProblemResult[] }>();
   readonly ready: Promise<RunStore>;
 
   constructor() {
@@ -125,7 +150,8 @@ export class RunHistory {
     const [a, b] = runs.sort((x, y) => x.createdAt - y.createdAt) as [RunRecord, RunRecord];
     try {
       const [ra, rb]: [ProblemResult[], ProblemResult[]] = await Promise.all([store.results(a.id), store.results(b.id)]);
-      this.compared = { a, b, comparison: compareResults(ra, rb) };
+      // Runs with several samples or turns are compared on their first attempts, as their Pass@1.
+      this.compared = { a, b, comparison: compareResults(firstAttempts(ra), firstAttempts(rb)) };
     } catch (e) {
       this.compareError = `Could not compare: ${(e as Error).message}`;
     }
@@ -133,5 +159,35 @@ export class RunHistory {
 
   closeComparison(): void {
     this.compared = null;
+  }
+
+  /**
+   * Reads every stored run's results for the leaderboard, from the store alone; a run whose counts
+   * did not change since the last read is not read again.
+   */
+  async loadBoard(): Promise<void> {
+    const store = await this.ready;
+    this.boardLoading = true;
+    this.boardError = null;
+    try {
+      await this.refresh();
+      const loaded = await Promise.all(
+        this.runs.map(async (run) => {
+          const signature = JSON.stringify([run.counts, run.state, run.finishedAt]);
+          const cached = this.boardCache.get(run.id);
+          if (cached?.signature === signature) return { run, results: cached.results };
+          // Only what the table needs: not the programs, answers and outputs.
+          const results = (await store.results(run.id)).map(slim);
+          this.boardCache.set(run.id, { signature, results });
+          return { run, results };
+        }),
+      );
+      for (const id of this.boardCache.keys()) if (!this.runs.some((r) => r.id === id)) this.boardCache.delete(id);
+      this.boardRuns = loaded;
+    } catch (e) {
+      this.boardError = `Could not read the stored runs: ${(e as Error).message}`;
+    } finally {
+      this.boardLoading = false;
+    }
   }
 }

@@ -77,6 +77,7 @@ interface SavedSettings {
   concurrency: number;
   priceIn: number | null;
   priceOut: number | null;
+  completion: boolean;
 }
 
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -92,6 +93,11 @@ export class ProviderForm {
   topP = $state<number | null>(null);
   systemPrompt = $state(SYSTEM_PROMPT);
   stream = $state(true);
+  /**
+   * Completion mode (AutoCodeBench-Complete, for base models): the /completions endpoint with a
+   * plain prompt and a stop string. OpenAI-compatible servers only; one turn.
+   */
+  completion = $state(false);
   concurrency = $state(DEFAULT_PROVIDER_CONCURRENCY);
   /** US dollars per million tokens. */
   priceIn = $state<number | null>(null);
@@ -157,6 +163,11 @@ export class ProviderForm {
   /** The key is required unless the preset is a local server or the URL points at this machine. */
   get keyRequired(): boolean {
     return !this.preset.keyOptional && !isLocalUrl(this.baseUrl);
+  }
+
+  /** Completion mode is on and the preset speaks OpenAI's API (the only one with /completions). */
+  get completionActive(): boolean {
+    return this.completion && this.preset.kind === 'openai';
   }
 
   get usesOfficialPrompt(): boolean {
@@ -248,6 +259,7 @@ export class ProviderForm {
       maxTokens: positiveInt(this.maxTokens, DEFAULT_MAX_TOKENS),
       systemPrompt: this.systemPrompt,
       stream: this.stream,
+      ...(this.completionActive ? { completion: true } : {}),
       // A changed base URL is some other server: keep the widely accepted request fields.
       ...(baseUrl.replace(/\/+$/, '') === preset.baseUrl ? preset.settings : {}),
     };
@@ -273,6 +285,7 @@ export class ProviderForm {
     this.maxTokens = s.maxTokens ?? DEFAULT_MAX_TOKENS;
     this.systemPrompt = s.systemPrompt;
     this.stream = s.stream;
+    this.completion = Boolean(s.completion);
     this.priceIn = source.prices?.input ?? null;
     this.priceOut = source.prices?.output ?? null;
   }
@@ -321,6 +334,7 @@ export class ProviderForm {
       concurrency: this.concurrency,
       priceIn: this.priceIn,
       priceOut: this.priceOut,
+      completion: this.completion,
     };
   }
 
@@ -349,6 +363,7 @@ export class ProviderForm {
     this.topP = finite(s.topP);
     if (typeof s.systemPrompt === 'string') this.systemPrompt = s.systemPrompt;
     if (typeof s.stream === 'boolean') this.stream = s.stream;
+    if (typeof s.completion === 'boolean') this.completion = s.completion;
     this.concurrency = positiveInt(finite(s.concurrency), DEFAULT_PROVIDER_CONCURRENCY);
     this.priceIn = finite(s.priceIn);
     this.priceOut = finite(s.priceOut);

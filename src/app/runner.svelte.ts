@@ -49,9 +49,15 @@ export function offeredLanguages(statuses: readonly RunnerStatus[]): LanguageId[
   return [...out];
 }
 
+/** The choices that apply now: without a runner, `remote` falls back to `auto`. */
+export function choicesInEffect(choices: Partial<Record<LanguageId, RuntimeChoice>>, runnerConfigured: boolean): Partial<Record<LanguageId, RuntimeChoice>> {
+  return runnerConfigured ? { ...choices } : Object.fromEntries(Object.entries(choices).filter(([, c]) => c !== 'remote'));
+}
+
 /**
  * Where a language would run: 'in-browser', 'remote', or null (unavailable). Without runner URLs
- * only the page's runtimes count, whatever the choice (nothing changes without a runner).
+ * only the page's runtimes count: `in-browser` uses them, and `auto` (also standing in for a
+ * `remote` choice) only where their agreement with the official verdicts is high.
  */
 export function effectiveRoute(
   language: LanguageId,
@@ -60,8 +66,8 @@ export function effectiveRoute(
   remote: readonly LanguageId[],
   runnerConfigured: boolean,
 ): Route | null {
-  if (!runnerConfigured) return local.includes(language) ? 'in-browser' : null;
-  return routeFor(language, choice, local, remote);
+  // Without a runner, `remote` has nowhere to go: the choice waits for one, and `auto` applies.
+  return runnerConfigured ? routeFor(language, choice, local, remote) : routeFor(language, choice === 'remote' ? 'auto' : choice, local, []);
 }
 
 function storage(): Storage | null {

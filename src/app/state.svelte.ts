@@ -3,30 +3,35 @@
  * run, stop. Components read from here and call these methods; they hold no state of their own
  * beyond what is purely visual.
  */
-import { SvelteMap, SvelteSet } from 'svelte/reactivity';
+import { SvelteMap } from 'svelte/reactivity';
 import demoUrl from '../../bench-data/demo.jsonl?url';
 import demoAnswersUrl from '../../bench-data/demo-answers.jsonl?url';
+import demoMultiAnswersUrl from '../../bench-data/demo-answers-multi.jsonl?url';
 import { createBrowserExecutor } from '../../runtimes/host/browser';
 import type { Executor } from '../../runtimes/types';
 import { evaluateAll } from '../core/engine';
 import type { ExtractionMode } from '../core/extract';
+import type { FeedbackSource } from '../core/feedback';
 import type { LanguageId } from '../core/languages';
 import { summarize, type Summary } from '../core/metrics';
 import { DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type LoadedDataset, type LoadError, type Problem } from '../core/records';
-import type { ProblemResult } from '../core/results';
+import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { canonicalModel } from '../models/canonical';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel, type RecordedAnswer } from '../models/replay';
-import { AuthenticationError, type Model } from '../models/types';
+import { AuthenticationError, FIRST_ATTEMPT, type Model } from '../models/types';
 import { createProviderModel, ProviderSettingsError, type Prices } from '../models/providers';
 import { meteredModel } from '../models/meter';
 import { addUsage, costOf, emptyTotals } from '../models/usage';
 import { problemId } from '../core/ids';
+import { sha256Hex } from '../core/manifest';
 import { normalizeLanguage } from '../core/languages';
 import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
 import { holdRunLock, RunHistory } from './history.svelte';
-import { download, fileStem, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from './lib/exports';
+import { download } from './lib/download';
+import { fileStem, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from './lib/exports';
+import { chainEnds, chainOver, chainsDone, metricLines } from './lib/figures';
 import { ProviderForm } from './provider.svelte';
-import { effectiveRoute, RunnerSettings } from './runner.svelte';
+import { choicesInEffect, effectiveRoute, RunnerSettings } from './runner.svelte';
 import { createRoutedExecutor } from '../../runtimes/remote/routing';
 import { allowConnectOrigin } from './lib/csp';
 import { BlockedOriginError, loadDatasetFile, loadDatasetUrl, nameFromUrl, readFile, type Progress } from './lib/load';
@@ -60,6 +65,8 @@ export interface Dataset {
   difficultyCounts: Record<string, number>;
   /** Some records carry a recorded model answer (`output`). */
   hasOutput: boolean;
+  /** sha256 (hex) of the file's bytes, for manifests (absent if the file was read in another way). */
+  sha256?: string;
 }
 
 export interface AnswersFile {
@@ -68,7 +75,7 @@ export interface AnswersFile {
   errors: string[];
 }
 
-export type ModelChoice = 'canonical' | 'demo-answers' | 'dataset-output' | 'answers-file' | 'provider';
+export type ModelChoice = 'canonical' | 'demo-answers' | 'demo-answers-multi' | 'dataset-output' | 'answers-file' | 'provider';
 
 /**
  * `interrupted`: stored as running, but no tab runs it (the tab was closed or reloaded);
@@ -88,6 +95,9 @@ export interface Run {
   mode: ExtractionMode;
   timeLimit: string;
   concurrency: number;
+  /** Samples per problem and refinement turns (1 and 1 for a classic run). */
+  samples: number;
+  turns: number;
   problems: Problem[];
   startedAt: number;
   finishedAt: number | null;
@@ -96,6 +106,9 @@ export interface Run {
 }
 
 export const DEMO_ANSWERS_NAME = 'demo-answers.jsonl';
+/** Recorded answers of the demo set's Python, JavaScript and TypeScript problems: 5 samples per problem, up to 3 turns each. */
+export const DEMO_MULTI_ANSWERS_NAME = 'demo-answers-multi.jsonl';
+export const DEMO_MULTI_SHAPE = { samples: 5, turns: 3 } as const;
 
 /** Live figures of the run going on: provider requests, tokens, retries. */
 export interface LiveCounters {
@@ -122,7 +135,7 @@ const MODEL_CHOICE_KEY = 'benchtop.model-choice';
 function savedModelChoice(): ModelChoice | null {
   try {
     const saved = localStorage.getItem(MODEL_CHOICE_KEY);
-    return saved === 'canonical' || saved === 'demo-answers' || saved === 'provider' ? saved : null;
+    return saved === 'canonical' || saved === 'demo-answers' || saved === 'demo-answers-multi' || saved === 'provider' ? saved : null;
   } catch {
     return null;
   }
@@ -130,7 +143,7 @@ function savedModelChoice(): ModelChoice | null {
 
 function saveModelChoice(choice: ModelChoice): void {
   try {
-    if (choice === 'canonical' || choice === 'demo-answers' || choice === 'provider') localStorage.setItem(MODEL_CHOICE_KEY, choice);
+    if (choice === 'canonical' || choice === 'demo-answers' || choice === 'demo-answers-multi' || choice === 'provider') localStorage.setItem(MODEL_CHOICE_KEY, choice);
   } catch {
     /* storage disabled */
   }
@@ -156,9 +169,10 @@ function untilAuthStop(signal: AbortSignal | undefined): AbortSignal | undefined
 /** A URL to load right after the page reloads with a newly allowed origin (allowOriginAndReload). */
 const PENDING_URL_KEY = 'benchtop.pending-dataset-url';
 
-const demoDataset = () => describeDataset('demo.jsonl', 'embedded demo set', parseDataset(demoText), new TextEncoder().encode(demoText).byteLength);
+const demoSha256 = sha256Hex(demoText);
+const demoDataset = () => describeDataset('demo.jsonl', 'embedded demo set', parseDataset(demoText), new TextEncoder().encode(demoText).byteLength, demoSha256);
 
-function describeDataset(name: string, source: string, parsed: LoadedDataset, bytes: number): Dataset {
+function describeDataset(name: string, source: string, parsed: LoadedDataset, bytes: number, sha256?: string): Dataset {
   if (parsed.problems.length === 0) {
     const first = parsed.errors[0];
     const others = parsed.errors.length - 1 + (parsed.moreErrors ?? 0);
@@ -183,6 +197,7 @@ function describeDataset(name: string, source: string, parsed: LoadedDataset, by
     languageCounts: [...languageCounts.entries()],
     difficultyCounts,
     hasOutput: parsed.problems.some((p) => typeof p.record.output === 'string'),
+    ...(sha256 ? { sha256 } : {}),
   };
 }
 
@@ -232,10 +247,27 @@ export class AppState {
   answersError = $state<string | null>(null);
   /** The recorded answers that ship with the demo set. */
   readonly demoAnswers = parseAnswers(demoAnswersText);
+  private demoMulti: Promise<RecordedAnswer[]> | null = null;
+
+  /** The demo set's recorded answers with several samples and turns: read from the app's own origin when first used. */
+  private demoMultiAnswers(): Promise<RecordedAnswer[]> {
+    this.demoMulti ??= fetch(demoMultiAnswersUrl).then(async (response) => {
+      if (!response.ok) throw new Error(`could not load ${DEMO_MULTI_ANSWERS_NAME} (HTTP ${response.status})`);
+      return parseAnswers(await response.text()).answers;
+    });
+    this.demoMulti.catch(() => (this.demoMulti = null));
+    return this.demoMulti;
+  }
   mode = $state<ExtractionMode>('compat');
   concurrency = $state(2);
   /** Per-run time limit in seconds; null = the official limit of each language. */
   timeLimitSeconds = $state<number | null>(null);
+  /** Samples per problem (n): pass@k for each k ≤ n among 1, 5, 10. */
+  samples = $state(1);
+  /** Refinement turns: after a failing run the model gets its answer and the test output back. */
+  turns = $state(1);
+  /** What is fed back between turns: the public (demo) test's output only, or the full tests'. */
+  feedback = $state<FeedbackSource>('demo');
   /** The "Model provider" settings (the key stays in its memory). */
   readonly provider = new ProviderForm();
   /** Remote runner URLs, token and per-language choice (runner.svelte.ts). */
@@ -243,10 +275,12 @@ export class AppState {
 
   // ── run ────────────────────────────────────────────────────────────────────────────────────
   run = $state.raw<Run | null>(null);
-  /** Results of the current run, keyed by problem index. */
+  /** First attempts (sample 0, turn 1) of the current run, keyed by problem index: the headline figures. */
   readonly results = new SvelteMap<number, ProblemResult>();
-  /** Problems of the current run that have started and not finished. */
-  readonly inFlight = new SvelteSet<number>();
+  /** Every result of the current run, keyed by resultKey(problem id, sample, turn). */
+  readonly attempts = new SvelteMap<string, ProblemResult>();
+  /** Problems of the current run with an attempt that has started and not finished, with how many. */
+  readonly inFlight = new SvelteMap<number, number>();
   /** Latest message of each runtime ("loading Pyodide (13 MB)…", "… ready"). */
   runtimeStatus = $state<Record<string, string>>({});
   /** Ticks while a run is going, for elapsed time and ETA. */
@@ -260,8 +294,8 @@ export class AppState {
   storeError = $state<string | null>(null);
   /** Counts the evaluations started in this page (a new run, a continuation, a retry). */
   runSession = $state(0);
-  /** Which page is shown: set-up and results, or the run list. */
-  view = $state<'evaluate' | 'runs'>('evaluate');
+  /** Which page is shown: set-up and results, the run list, or the leaderboard of stored runs. */
+  view = $state<'evaluate' | 'runs' | 'leaderboard'>('evaluate');
   private executor: (Executor & { describe?(language: LanguageId): string }) | null = null;
   executorError = $state<string | null>(null);
 
@@ -292,10 +326,9 @@ export class AppState {
   /** Languages that have a runtime in this page. */
   get runnableLanguages(): readonly LanguageId[] {
     const local = this.executor?.languages() ?? [];
-    if (!this.runner.configured) return local;
     // With a runner: what the last connection test found, under the per-language choice.
-    const remote = this.runner.offered;
-    return [...new Set([...local, ...remote])].filter((l) => effectiveRoute(l, this.runner.choiceFor(l), local, remote, true) !== null);
+    const remote = this.runner.configured ? this.runner.offered : [];
+    return [...new Set([...local, ...remote])].filter((l) => effectiveRoute(l, this.runner.choiceFor(l), local, remote, this.runner.configured) !== null);
   }
 
   /** Languages the page's own runtimes can run. */
@@ -306,7 +339,8 @@ export class AppState {
   /** The executor of a run: the page's runtimes, routed per language to the runner when one is set. */
   private async runExecutor(): Promise<Executor> {
     const local = this.executor!;
-    if (!this.runner.configured) return local;
+    // Routed even without a runner: `auto` skips in-page runtimes whose agreement is too low.
+    if (!this.runner.configured) return createRoutedExecutor({ local, remote: null, choices: choicesInEffect(this.runner.choices, false) });
     const remote = await this.runner.connect((message) => {
       this.runtimeStatus = { ...this.runtimeStatus, 'remote runner': message };
     });
@@ -327,6 +361,19 @@ export class AppState {
   });
 
   summary: Summary = $derived(summarize([...this.results.values()]));
+  /** Every result of the current run (every sample and turn). */
+  allResults: ProblemResult[] = $derived([...this.attempts.values()]);
+  /** The `pass@k: …` and `Pass@1 after turn t: …` lines of the shown run, exactly as the CLI prints them. */
+  metricLines: string[] = $derived(this.run ? metricLines(this.allResults, this.run) : []);
+  /** (problem, sample) chains of the shown run that are over, and how many it has. */
+  chainsDone: number = $derived(this.run ? chainsDone(this.attempts.values(), this.run.turns) : 0);
+  get chainsTotal(): number {
+    return this.run ? this.run.problems.length * this.run.samples : 0;
+  }
+  /** The run has several samples or turns. */
+  get multi(): boolean {
+    return !!this.run && (this.run.samples > 1 || this.run.turns > 1);
+  }
 
   /** A run is being set up (stored, its answers read) and will start in a moment. */
   private starting = $state(false);
@@ -350,6 +397,7 @@ export class AppState {
     const options: Array<{ value: ModelChoice; label: string }> = [
       { value: 'canonical', label: 'Canonical solutions (self-check)' },
       { value: 'demo-answers', label: 'Recorded demo answers' },
+      { value: 'demo-answers-multi', label: 'Recorded demo answers (several samples and turns)' },
       { value: 'provider', label: 'Model provider (your API key)' },
     ];
     if (this.dataset.hasOutput) options.push({ value: 'dataset-output', label: 'Answers in the dataset (output field)' });
@@ -376,15 +424,20 @@ export class AppState {
     switch (this.modelChoice) {
       case 'canonical':
       case 'demo-answers':
+      case 'demo-answers-multi':
       case 'dataset-output':
         return { kind: this.modelChoice };
       case 'answers-file': {
         const file = this.answersFile;
         if (!file) throw new Error('no answers file loaded');
-        const byId = new Map(file.answers.filter((a) => a.id).map((a) => [a.id!, a.output]));
-        const answers = problems
-          .map((p) => ({ id: p.id, output: byId.size ? byId.get(p.id) : file.answers[p.index]?.output }))
-          .filter((a): a is { id: string; output: string } => a.output !== undefined);
+        // Every recorded sample and turn of the run's problems (by id), else the line-order answers.
+        const withIds = file.answers.some((a) => a.id);
+        const wanted = new Set(problems.map((p) => p.id));
+        const answers: RecordedAnswer[] = withIds
+          ? file.answers.filter((a) => a.id && wanted.has(a.id)).map((a) => ({ ...a }))
+          : problems
+              .map((p) => ({ id: p.id, output: file.answers[p.index]?.output }))
+              .filter((a): a is { id: string; output: string } => a.output !== undefined);
         return { kind: 'answers-file', name: file.name, answers };
       }
       case 'provider': {
@@ -396,13 +449,15 @@ export class AppState {
   }
 
   /** The model that answers for a stored run (a provider's with this page's key for it). */
-  private modelFor(record: RunRecord): { model: Model; prices?: Partial<Prices> } {
+  private async modelFor(record: RunRecord): Promise<{ model: Model; prices?: Partial<Prices> }> {
     const source = record.source;
     switch (source.kind) {
       case 'canonical':
         return { model: canonicalModel };
       case 'demo-answers':
         return { model: replayAnswersModel(DEMO_ANSWERS_NAME, this.demoAnswers.answers) };
+      case 'demo-answers-multi':
+        return { model: replayAnswersModel(DEMO_MULTI_ANSWERS_NAME, await this.demoMultiAnswers()) };
       case 'dataset-output':
         return { model: replayOwnOutputModel };
       case 'answers-file':
@@ -455,7 +510,7 @@ export class AppState {
 
   private async load(
     what: string,
-    read: (signal: AbortSignal, onProgress: (p: Progress) => void) => Promise<LoadedDataset & { bytes: number }>,
+    read: (signal: AbortSignal, onProgress: (p: Progress) => void) => Promise<LoadedDataset & { bytes: number; sha256?: string }>,
     name: string,
   ): Promise<void> {
     this.loadError = null;
@@ -466,7 +521,7 @@ export class AppState {
       const parsed = await read(this.loadController.signal, (progress) => {
         this.loading = { what, progress };
       });
-      this.useDataset(describeDataset(name, what, parsed, parsed.bytes));
+      this.useDataset(describeDataset(name, what, parsed, parsed.bytes, parsed.sha256));
     } catch (e) {
       const error = e as Error;
       this.loadError = error.name === 'AbortError' ? `Loading ${what} was cancelled` : error.message;
@@ -565,6 +620,16 @@ export class AppState {
       state: 'running',
       error: null,
       counts: emptyCounts(),
+      samples: this.activeSamples,
+      turns: this.activeTurns,
+      feedback: this.feedback,
+      ...(source.kind === 'provider' && source.settings.completion ? { completion: true } : {}),
+      ...(this.dataset.sha256 ? { datasetSha256: this.dataset.sha256 } : {}),
+      selection: {
+        languages: [...this.languages],
+        difficulties: [...this.difficulties],
+        ...(this.limit !== null ? { limit: this.limit } : {}),
+      },
     };
     const store = await this.history.ready;
     try {
@@ -578,6 +643,7 @@ export class AppState {
 
   private modelIdFor(source: RunSource): string {
     if (source.kind === 'demo-answers') return `replay:${DEMO_ANSWERS_NAME}`;
+    if (source.kind === 'demo-answers-multi') return `replay:${DEMO_MULTI_ANSWERS_NAME}`;
     if (source.kind === 'answers-file') return `replay:${source.name}`;
     if (source.kind === 'dataset-output') return 'replay';
     return source.kind;
@@ -596,6 +662,8 @@ export class AppState {
       mode: this.mode,
       timeLimit: timeLimitText(this.timeLimitSeconds),
       concurrency: this.activeConcurrency,
+      samples: this.activeSamples,
+      turns: this.activeTurns,
       problems,
       startedAt: now,
       finishedAt: now,
@@ -651,13 +719,18 @@ export class AppState {
     this.showRun(data.run, [...data.problems], [...data.results.values()], false);
     this.view = 'evaluate';
     const { run: record, problems } = data;
+    // An INFRA_ERROR always ends its (problem, sample) chain: dropping it lets the chain resume there.
     const kept = [...data.results.values()].filter((r) => which === 'missing' || r.verdict !== 'infra_error');
-    const keptIds = new Set(kept.map((r) => r.id));
-    const todo = problems.filter((p) => !keptIds.has(p.id));
+    const samples = record.samples ?? 1;
+    const turns = record.turns ?? 1;
+    const ends = chainEnds(kept);
+    const unfinished = (p: Problem) =>
+      Array.from({ length: samples }, (_, s) => ends.get(`${p.id}#${s}`)).some((last) => !last || !chainOver(last, turns));
+    const todo = problems.filter(unfinished);
     if (!todo.length) return;
     try {
       if (!this.executor) throw new Error(this.executorError ?? 'no executor');
-      this.modelFor(record);
+      await this.modelFor(record);
     } catch (e) {
       if (this.run) this.run = { ...this.run, error: (e as Error).message };
       return;
@@ -670,7 +743,7 @@ export class AppState {
     const run = await store.getRun(id);
     if (!run) return null;
     const [problems, results, answers] = await Promise.all([store.problems(id), store.results(id), store.answers(id)]);
-    return { run, problems, results: new Map(results.map((r) => [r.id, r])), answers };
+    return { run, problems, results: new Map(results.map((r) => [resultKey(r.id, sampleOf(r), turnOf(r)), r])), answers };
   }
 
   /** The stored run, its problems, results and answers: what the exports are made of. */
@@ -682,16 +755,21 @@ export class AppState {
     if (!id) return;
     const data = await this.loadRunData(id);
     if (!data) return;
-    const stem = fileStem(data.run);
-    if (kind === 'official') download(`${stem}.official.jsonl`, officialJsonl(data), 'application/jsonl');
-    else if (kind === 'results-jsonl') download(`${stem}.results.jsonl`, resultsJsonl(data), 'application/jsonl');
-    else if (kind === 'results-csv') download(`${stem}.results.csv`, resultsCsv(data), 'text/csv');
-    else download(`${stem}.manifest.json`, JSON.stringify(manifest(data), null, 2) + '\n', 'application/json');
+    const [suffix, text, type] =
+      kind === 'official'
+        ? ['official.jsonl', officialJsonl(data), 'application/jsonl']
+        : kind === 'results-jsonl'
+          ? ['results.jsonl', resultsJsonl(data), 'application/jsonl']
+          : kind === 'results-csv'
+            ? ['results.csv', resultsCsv(data), 'text/csv']
+            : ['manifest.json', JSON.stringify(manifest(data), null, 2) + '\n', 'application/json'];
+    download(`${fileStem(data.run)}.${suffix}`, new Blob([text], { type }));
   }
 
   private showRun(record: RunRecord, problems: Problem[], results: ProblemResult[], live: boolean): void {
     this.results.clear();
-    for (const r of results) this.results.set(r.index, r);
+    this.attempts.clear();
+    for (const r of results) this.noteResult(r);
     this.inFlight.clear();
     this.selected = null;
     this.outcomeFilter = 'all';
@@ -707,6 +785,8 @@ export class AppState {
       mode: record.mode,
       timeLimit: timeLimitText(record.timeLimitSeconds),
       concurrency: record.concurrency,
+      samples: record.samples ?? 1,
+      turns: record.turns ?? 1,
       problems,
       startedAt: record.startedAt,
       finishedAt: record.finishedAt,
@@ -725,7 +805,7 @@ export class AppState {
     let executor: Executor;
     let built: { model: Model; prices?: Partial<Prices> };
     try {
-      built = this.modelFor(record);
+      built = await this.modelFor(record);
       executor = await this.runExecutor();
     } catch (e) {
       this.showRun(record, problems, kept, false);
@@ -760,11 +840,12 @@ export class AppState {
     // answer before handing it on to be evaluated.
     const model: Model = {
       id: inner.id,
-      answer: async (problem, signal) => {
-        this.inFlight.add(problem.index);
-        const stored = answers.get(problem.id);
+      answer: async (problem, signal, context = FIRST_ATTEMPT) => {
+        this.inFlight.set(problem.index, (this.inFlight.get(problem.index) ?? 0) + 1);
+        const key = resultKey(problem.id, context.sample, context.turn);
+        const stored = answers.get(key);
         if (stored) return { text: stored.output, ...(stored.isCode ? { isCode: true } : {}), ...(stored.usage ? { usage: stored.usage } : {}), ...(stored.reasoning ? { reasoning: stored.reasoning } : {}) };
-        const answer = await inner.answer(problem, untilAuthStop(signal));
+        const answer = await inner.answer(problem, untilAuthStop(signal), context);
         const entry: StoredAnswer = {
           output: answer.text,
           ...(answer.isCode ? { isCode: true } : {}),
@@ -772,8 +853,8 @@ export class AppState {
           ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
           receivedAt: Date.now(),
         };
-        answers.set(problem.id, entry);
-        await store.putAnswer(runId, problem.id, entry).catch(noteStoreError);
+        answers.set(key, entry);
+        await store.putAnswer(runId, key, entry).catch(noteStoreError);
         return answer;
       },
     };
@@ -795,14 +876,26 @@ export class AppState {
     let state: RunState = 'done';
     let error: string | null = null;
     try {
+      // The stored turns of each (problem, sample): a continued chain goes on after them.
+      const chains = new Map<string, ProblemResult[]>();
+      for (const r of kept) {
+        const key = `${r.id}#${sampleOf(r)}`;
+        chains.set(key, [...(chains.get(key) ?? []), r].sort((a, b) => turnOf(a) - turnOf(b)));
+      }
       await evaluateAll(todo, model, executor, {
         mode: record.mode,
         concurrency: record.concurrency,
         signal: controller.signal,
         timeoutMs: seconds ? () => seconds * 1000 : undefined,
+        samples: record.samples ?? 1,
+        turns: record.turns ?? 1,
+        feedback: record.feedback ?? 'demo',
+        known: (problem, sample) => chains.get(`${problem.id}#${sample}`),
         onResult: (result) => {
-          this.results.set(result.index, result);
-          this.inFlight.delete(result.index);
+          this.noteResult(result);
+          const left = (this.inFlight.get(result.index) ?? 1) - 1;
+          if (left > 0) this.inFlight.set(result.index, left);
+          else this.inFlight.delete(result.index);
           writes.push(store.putResult(runId, result).catch(noteStoreError));
         },
       });
@@ -825,6 +918,23 @@ export class AppState {
       if (this.run?.id === runId) this.run = { ...this.run, record: stored ?? this.run.record, state, error, finishedAt };
       void this.history.refresh();
     }
+  }
+
+  /** Shows one result: every attempt in `attempts`, a first attempt also in `results`. */
+  private noteResult(result: ProblemResult): void {
+    this.attempts.set(resultKey(result.id, sampleOf(result), turnOf(result)), result);
+    if (sampleOf(result) === 0 && turnOf(result) === 1) this.results.set(result.index, result);
+  }
+
+  /** Samples a new run asks for (a whole number from 1 to 100). */
+  get activeSamples(): number {
+    return Math.min(100, Math.max(1, Math.floor(this.samples) || 1));
+  }
+
+  /** Turns a new run allows (1 to 10); completion mode has a single turn. */
+  get activeTurns(): number {
+    if (this.modelChoice === 'provider' && this.provider.completionActive) return 1;
+    return Math.min(10, Math.max(1, Math.floor(this.turns) || 1));
   }
 
   /** Stops handing out problems; those already running finish (their answers are kept). */

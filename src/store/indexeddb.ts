@@ -3,14 +3,17 @@
  * four object stores:
  *   runs      RunRecord by id
  *   problems  the problems of a run, one entry per run (a run can be continued without its dataset)
- *   answers   StoredAnswer by [runId, problemId]
- *   results   ProblemResult by [runId, problemId]
+ *   answers   StoredAnswer by [runId, key]
+ *   results   ProblemResult by [runId, key]
+ * where key = resultKey(problemId, sample, turn): the bare problem id for sample 0, turn 1 (all
+ * that runs stored before samples and turns have), `<id>#s<sample>#t<turn>` otherwise. The rows'
+ * key field keeps its first name, `problemId`, so version 1 databases need no migration.
  * A result and its run's counts are written in one transaction, so the run list is right even
  * after the tab was closed in the middle of a run.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Problem } from '../core/records';
-import type { ProblemResult } from '../core/results';
+import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { applyResult, type RunRecord, type RunStore, type StoredAnswer } from './types';
 
 export const DB_NAME = 'benchtop';
@@ -82,8 +85,8 @@ export class IndexedDbRunStore implements RunStore {
     return (await this.db.get('problems', runId))?.problems ?? [];
   }
 
-  async putAnswer(runId: string, problemId: string, answer: StoredAnswer): Promise<void> {
-    await this.db.put('answers', { runId, problemId, answer });
+  async putAnswer(runId: string, key: string, answer: StoredAnswer): Promise<void> {
+    await this.db.put('answers', { runId, problemId: key, answer });
   }
 
   async answers(runId: string): Promise<Map<string, StoredAnswer>> {
@@ -95,7 +98,8 @@ export class IndexedDbRunStore implements RunStore {
     const tx = this.db.transaction(['runs', 'results'], 'readwrite');
     const runs = tx.objectStore('runs');
     const results = tx.objectStore('results');
-    const [run, previous] = await Promise.all([runs.get(runId), results.get([runId, result.id])]);
+    const key = resultKey(result.id, sampleOf(result), turnOf(result));
+    const [run, previous] = await Promise.all([runs.get(runId), results.get([runId, key])]);
     if (!run) {
       tx.abort();
       await tx.done.catch(() => {});
@@ -103,7 +107,7 @@ export class IndexedDbRunStore implements RunStore {
     }
     if (previous) applyResult(run.counts, previous.result, -1);
     applyResult(run.counts, result);
-    await Promise.all([results.put({ runId, problemId: result.id, result }), runs.put(run), tx.done]);
+    await Promise.all([results.put({ runId, problemId: key, result }), runs.put(run), tx.done]);
   }
 
   async results(runId: string): Promise<ProblemResult[]> {

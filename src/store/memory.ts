@@ -3,10 +3,10 @@
  * tests. Values are cloned in and out, as IndexedDB does, so callers cannot share state with it.
  */
 import type { Problem } from '../core/records';
-import type { ProblemResult } from '../core/results';
+import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { applyResult, type RunRecord, type RunStore, type StoredAnswer } from './types';
 
-const key = (runId: string, problemId: string) => JSON.stringify([runId, problemId]);
+const key = (runId: string, attempt: string) => JSON.stringify([runId, attempt]);
 
 export class MemoryRunStore implements RunStore {
   private readonly runs = new Map<string, RunRecord>();
@@ -48,8 +48,8 @@ export class MemoryRunStore implements RunStore {
     return structuredClone(this.problemLists.get(runId) ?? []);
   }
 
-  async putAnswer(runId: string, problemId: string, answer: StoredAnswer): Promise<void> {
-    this.answerRows.set(key(runId, problemId), { runId, problemId, answer: structuredClone(answer) });
+  async putAnswer(runId: string, attempt: string, answer: StoredAnswer): Promise<void> {
+    this.answerRows.set(key(runId, attempt), { runId, problemId: attempt, answer: structuredClone(answer) });
   }
 
   async answers(runId: string): Promise<Map<string, StoredAnswer>> {
@@ -61,7 +61,7 @@ export class MemoryRunStore implements RunStore {
   async putResult(runId: string, result: ProblemResult): Promise<void> {
     const run = this.runs.get(runId);
     if (!run) throw new Error(`no run ${runId}`);
-    const k = key(runId, result.id);
+    const k = key(runId, resultKey(result.id, sampleOf(result), turnOf(result)));
     const previous = this.resultRows.get(k);
     if (previous) applyResult(run.counts, previous.result, -1);
     applyResult(run.counts, result);

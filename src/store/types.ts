@@ -2,16 +2,20 @@
  * Persistence of runs behind one interface (DESIGN.md): the browser keeps runs in IndexedDB
  * (indexeddb.ts), tests and pages without IndexedDB keep them in memory (memory.ts); the CLI
  * keeps its own JSONL journal (src/cli/journal.ts) with the same rule: every answer is stored
- * before it is evaluated and every result as soon as it exists, keyed by (run, problem).
+ * before it is evaluated and every result as soon as it exists, keyed by (run, problem, sample,
+ * turn): the second key is `resultKey(problemId, sample, turn)` (src/core/results.ts), which is the
+ * bare problem id for sample 0, turn 1, so runs stored before samples and turns existed read back
+ * unchanged, as single-attempt runs.
  *
  * Nothing here ever holds an API key: a run records where its answers come from (provider,
  * base URL, settings), and the key lives only in the page's memory (or, when the user asks,
  * in localStorage — never in this store).
  */
 import type { ExtractionMode } from '../core/extract';
+import type { FeedbackSource } from '../core/feedback';
 import type { LanguageId } from '../core/languages';
 import type { Problem } from '../core/records';
-import type { ProblemResult } from '../core/results';
+import { sampleOf, turnOf, type ProblemResult } from '../core/results';
 import type { Prices, ProviderKind } from '../models/providers';
 import type { RecordedAnswer } from '../models/replay';
 import type { TokenUsage } from '../models/types';
@@ -29,12 +33,15 @@ export interface StoredProviderSettings {
   stream: boolean;
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   streamUsage?: boolean;
+  /** Completion mode (AutoCodeBench-Complete): the completions endpoint with a plain prompt. */
+  completion?: boolean;
 }
 
 /** Where a run's answers come from. */
 export type RunSource =
   | { kind: 'canonical' }
   | { kind: 'demo-answers' }
+  | { kind: 'demo-answers-multi' }
   | { kind: 'dataset-output' }
   | { kind: 'answers-file'; name: string; answers: RecordedAnswer[] }
   | {
@@ -50,7 +57,10 @@ export type RunSource =
 
 export type StoredRunState = 'running' | 'stopped' | 'done' | 'failed';
 
-/** Running totals of a run, kept up to date as results are stored. */
+/**
+ * Running totals of a run, kept up to date as results are stored. The problem counts are those of
+ * each problem's first attempt (sample 0, turn 1): the headline Pass@1, as the CLI prints it.
+ */
 export interface RunCounts {
   /** Problems with a result. */
   evaluated: number;
@@ -59,6 +69,8 @@ export interface RunCounts {
   passed: number;
   infraErrors: number;
   unsupported: number;
+  /** Every stored result: one per (problem, sample, turn). Absent in runs stored before samples and turns. */
+  attempts?: number;
   inputTokens: number;
   outputTokens: number;
   reasoningTokens: number;
@@ -86,6 +98,18 @@ export interface RunRecord {
   state: StoredRunState;
   error: string | null;
   counts: RunCounts;
+  /** Samples per problem (absent: 1). */
+  samples?: number;
+  /** Refinement turns (absent: 1). */
+  turns?: number;
+  /** Which test output is fed back between turns (absent: 'demo'). */
+  feedback?: FeedbackSource;
+  /** Completion mode (absent: chat). */
+  completion?: boolean;
+  /** sha256 (hex) of the dataset file's bytes, for the manifest (absent in older runs). */
+  datasetSha256?: string;
+  /** The language / difficulty / first-N filters the problems were selected with. */
+  selection?: { languages: string[]; difficulties: string[]; limit?: number };
 }
 
 /** A model answer, stored before it is evaluated. */
@@ -108,26 +132,36 @@ export interface RunStore {
   updateRun(id: string, patch: Partial<Omit<RunRecord, 'id' | 'counts'>>): Promise<RunRecord>;
   deleteRun(id: string): Promise<void>;
   problems(runId: string): Promise<Problem[]>;
-  putAnswer(runId: string, problemId: string, answer: StoredAnswer): Promise<void>;
-  /** The run's answers by problem id. */
+  /** Stores the answer of one attempt; `key` is `resultKey(problemId, sample, turn)`. */
+  putAnswer(runId: string, key: string, answer: StoredAnswer): Promise<void>;
+  /** The run's answers by `resultKey(problemId, sample, turn)` (the bare problem id for a first attempt). */
   answers(runId: string): Promise<Map<string, StoredAnswer>>;
-  /** Stores (or replaces) a problem's result and updates the run's counts in the same step. */
+  /**
+   * Stores (or replaces) the result of one (problem, sample, turn) and updates the run's counts in
+   * the same step. Every result of the run, in no particular order, from `results`.
+   */
   putResult(runId: string, result: ProblemResult): Promise<void>;
   results(runId: string): Promise<ProblemResult[]>;
 }
 
 export const emptyCounts = (): RunCounts => ({
-  evaluated: 0, counted: 0, passed: 0, infraErrors: 0, unsupported: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0,
+  evaluated: 0, counted: 0, passed: 0, infraErrors: 0, unsupported: 0, attempts: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0,
 });
 
-/** Adds (sign 1) or removes (sign -1) one result's contribution to the counts. */
+/**
+ * Adds (sign 1) or removes (sign -1) one result's contribution to the counts: every result's
+ * tokens; the problem counts only for a first attempt (sample 0, turn 1).
+ */
 export function applyResult(counts: RunCounts, result: ProblemResult, sign: 1 | -1 = 1): RunCounts {
-  counts.evaluated += sign;
-  if (result.verdict === 'infra_error') counts.infraErrors += sign;
-  else if (result.verdict === 'unsupported') counts.unsupported += sign;
-  else {
-    counts.counted += sign;
-    if (result.verdict === 'passed') counts.passed += sign;
+  if (counts.attempts !== undefined) counts.attempts += sign;
+  if (sampleOf(result) === 0 && turnOf(result) === 1) {
+    counts.evaluated += sign;
+    if (result.verdict === 'infra_error') counts.infraErrors += sign;
+    else if (result.verdict === 'unsupported') counts.unsupported += sign;
+    else {
+      counts.counted += sign;
+      if (result.verdict === 'passed') counts.passed += sign;
+    }
   }
   if (result.usage) {
     counts.inputTokens += sign * result.usage.inputTokens;

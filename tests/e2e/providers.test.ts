@@ -289,12 +289,11 @@ describe('model providers in Chromium', () => {
     expect(csv[0]).toBe('id,index,language,difficulty,verdict,passed,demo_outcome,full_outcome,runtime,duration_ms,input_tokens,output_tokens,reasoning_tokens,error');
     expect(csv).toHaveLength(subset.length + 1);
     const manifest = JSON.parse(await exportFile('export-manifest')) as Record<string, any>;
-    expect(manifest.provider).toMatchObject({ preset: 'openai', base_url: mock.baseUrl('openai'), model: 'mock-coder' });
-    expect(manifest.settings).toMatchObject({ temperature: 0, max_tokens: 8192, stream: true });
-    expect(manifest.system_prompt_is_official).toBe(true);
-    expect(manifest.mode).toBe('compat');
+    // The shared manifest shape (src/core/manifest.ts) plus the page's provider preset.
+    expect(manifest.provider).toMatchObject({ preset: 'openai', baseUrl: mock.baseUrl('openai'), model: 'mock-coder' });
+    expect(manifest.settings).toMatchObject({ temperature: 0, max_tokens: 8192, stream: true, system_prompt_is_official: true, extraction_mode: 'compat' });
     expect(manifest.runtimes.join(' ')).toContain('QuickJS');
-    expect(manifest.summary.counted).toBe(subset.length);
+    expect(manifest.figures.pass1.total).toBe(subset.length);
 
     // Import: the official export, re-scored here without any request.
     mock.reset();

@@ -52,17 +52,42 @@ describe('run exports', () => {
     expect(csvField('a\nb')).toBe('"a\nb"');
   });
 
-  it('describes the run in a manifest: provider, settings, prompt, mode, runtimes, dates, cost', () => {
-    const m = manifest(data) as Record<string, any>;
-    expect(m.provider).toEqual({ preset: 'groq', name: 'Groq', wire_format: 'openai', base_url: 'https://api.groq.com/openai/v1', model: 'llama' });
-    expect(m.settings).toMatchObject({ temperature: 0, max_tokens: 8192, stream: true, top_p: null });
-    expect(m.system_prompt).toBe(SYSTEM_PROMPT);
-    expect(m.system_prompt_is_official).toBe(true);
+  it('describes the run in a manifest: the shared shape (src/core/manifest.ts) plus provider preset, usage, cost and dates', () => {
+    const m = manifest({ ...data, run: { ...run, datasetSha256: 'ab'.repeat(32) } }, { browser: 'test' }) as Record<string, any>;
+    expect(m.format_version).toBe(2);
+    expect(m.dataset).toMatchObject({ source: 'embedded demo set', sha256: 'ab'.repeat(32), problems: 4, name: 'demo.jsonl' });
+    expect(m.provider).toEqual({ kind: 'openai', baseUrl: 'https://api.groq.com/openai/v1', model: 'llama', preset: 'groq', name: 'Groq' });
+    expect(m.settings).toMatchObject({ samples: 1, turns: 1, temperature: 0, max_tokens: 8192, stream: true, top_p: null, extraction_mode: 'compat', system_prompt_is_official: true, completion: false });
+    expect(m.environment).toEqual({ browser: 'test' });
     expect(m.runtimes).toEqual(['QuickJS-ng']);
     expect(m.started).toBe('2026-01-02T00:00:00.000Z');
-    expect(m.summary).toMatchObject({ pass1: 0.5, passed: 1, counted: 2, infra_errors: 1, evaluated: 3 });
+    expect(m.figures.pass1).toMatchObject({ value: 0.5, passed: 1, total: 2, infra_errors: 1 });
     expect(m.usage).toMatchObject({ input_tokens: 300, output_tokens: 150, estimated_cost_usd: (300 * 1 + 150 * 2) / 1e6 });
     expect(JSON.stringify(m)).not.toMatch(/api_?key/i);
+    // A run stored before the page kept dataset hashes says so.
+    expect((manifest(data, {}) as Record<string, any>).dataset.sha256).toBeNull();
+  });
+
+  it('writes one line per (problem, sample, turn) for a run with several samples or turns', () => {
+    const p = problems[0]!;
+    const attempt = (sample: number, turn: number, verdict: ProblemResult['verdict']): ProblemResult => ({ ...result(p, verdict, `s${sample} t${turn}`), sample, turn });
+    const multi = [attempt(0, 1, 'failed'), attempt(0, 2, 'passed'), attempt(1, 1, 'passed')];
+    const multiData: RunData = {
+      run: { ...run, samples: 2, turns: 2 },
+      problems: [p],
+      results: new Map(multi.map((r) => [r.sample === 0 && r.turn === 1 ? r.id : `${r.id}#s${r.sample}#t${r.turn}`, r])),
+      answers: new Map(),
+    };
+    const lines = resultsJsonl(multiData).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.sample, l.turn, l.output, l.verdict])).toEqual([[0, 1, 's0 t1', 'failed'], [0, 2, 's0 t2', 'passed'], [1, 1, 's1 t1', 'passed']]);
+    const csv = resultsCsv(multiData).split('\r\n');
+    expect(csv[0]!.startsWith('id,index,sample,turn,language')).toBe(true);
+    expect(csv.slice(1, 4).map((l) => l.split(',').slice(2, 4).join(','))).toEqual(['0,1', '0,2', '1,1']);
+    // The official format keeps one answer per record: the first attempt's.
+    expect(JSON.parse(officialJsonl(multiData)).output).toBe('s0 t1');
+    const m = manifest(multiData, {}) as Record<string, any>;
+    expect(m.settings).toMatchObject({ samples: 2, turns: 2 });
+    expect(m.figures.pass1_by_turn.map((t: { value: number }) => t.value)).toEqual([0, 1]);
   });
 });
 

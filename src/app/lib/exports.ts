@@ -1,14 +1,16 @@
 /**
  * A run's files for download: the official format (input records with `output`, which the
- * official tools re-score), per-problem results as JSONL (the CLI's --out lines, which the CLI can
- * replay or resume) and CSV, and a manifest that says how the run was made. None of them holds
- * the API key: they are built only from the stored run, which never holds it.
+ * official tools re-score), per-attempt results as JSONL (the CLI's --out lines, which the CLI can
+ * replay or resume) and CSV, and a manifest that says how the run was made and lets someone else
+ * reproduce its figures (src/core/manifest.ts, the CLI's shape, plus what the page knows of the
+ * run). None of them holds the API key: they are built only from the stored run, which never holds it.
  */
 import { version as appVersion } from '../../../package.json';
+import { FEEDBACK_LIMIT } from '../../core/feedback';
+import { buildManifest } from '../../core/manifest';
 import { SYSTEM_PROMPT } from '../../core/prompt';
-import { summarize } from '../../core/metrics';
 import type { Problem } from '../../core/records';
-import type { ProblemResult } from '../../core/results';
+import { resultKey, sampleOf, turnOf, type ProblemResult } from '../../core/results';
 import { costOf } from '../../models/usage';
 import { outputOf, resultFields, resultLine } from '../../core/result-file';
 import type { RunRecord, StoredAnswer } from '../../store/types';
@@ -16,13 +18,36 @@ import type { RunRecord, StoredAnswer } from '../../store/types';
 export interface RunData {
   run: RunRecord;
   problems: readonly Problem[];
-  /** By problem id. */
+  /** By resultKey(problem id, sample, turn): the bare problem id for a first attempt. */
   results: ReadonlyMap<string, ProblemResult>;
-  /** By problem id. */
+  /** By resultKey(problem id, sample, turn), like the results. */
   answers: ReadonlyMap<string, StoredAnswer>;
 }
 
-/** The answer text of a problem: from its result, else the stored answer (not for canonical solutions). */
+/** The run asked for several samples or turns: its lines name their sample and turn. */
+const isMulti = (run: RunRecord) => (run.samples ?? 1) > 1 || (run.turns ?? 1) > 1;
+
+/** Every result of a problem, by sample then turn. */
+function attemptsOf(data: RunData, problem: Problem): ProblemResult[] {
+  if (!isMulti(data.run)) {
+    const r = data.results.get(problem.id);
+    return r ? [r] : [];
+  }
+  return [...data.results.values()].filter((r) => r.id === problem.id).sort((a, b) => sampleOf(a) - sampleOf(b) || turnOf(a) - turnOf(b));
+}
+
+/** Every result in input order of the problems, then by sample and turn. */
+function orderedResults(data: RunData): ProblemResult[] {
+  if (!isMulti(data.run)) return data.problems.map((p) => data.results.get(p.id)).filter((r): r is ProblemResult => !!r);
+  const byId = new Map<string, ProblemResult[]>();
+  for (const r of data.results.values()) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
+  return data.problems.flatMap((p) => (byId.get(p.id) ?? []).sort((a, b) => sampleOf(a) - sampleOf(b) || turnOf(a) - turnOf(b)));
+}
+
+/**
+ * The answer text of a problem's first attempt (sample 0, turn 1): from its result, else the
+ * stored answer (not for canonical solutions). The official format holds one answer per record.
+ */
 function answerOf(data: RunData, problem: Problem): string | undefined {
   const result = data.results.get(problem.id);
   if (result) return outputOf(result);
@@ -39,11 +64,19 @@ export function officialJsonl(data: RunData): string {
     .join('');
 }
 
-/** One line per evaluated problem: record, id, output and the result fields (the CLI's --out format). */
+/**
+ * One line per evaluated problem, or per (problem, sample, turn) in a run with several samples or
+ * turns: record, id, output and the result fields (the CLI's --out format).
+ */
 export function resultsJsonl(data: RunData): string {
+  const multi = isMulti(data.run);
   return data.problems
-    .filter((p) => data.results.has(p.id))
-    .map((p) => resultLine(p, answerOf(data, p), resultFields(data.results.get(p.id)!)) + '\n')
+    .flatMap((p) =>
+      attemptsOf(data, p).map((r) => {
+        const answer = r.answer !== null ? outputOf(r) : data.answers.get(resultKey(p.id, sampleOf(r), turnOf(r)))?.output;
+        return resultLine(p, multi ? answer : answerOf(data, p), resultFields(r, multi)) + '\n';
+      }),
+    )
     .join('');
 }
 
@@ -51,6 +84,8 @@ const CSV_COLUMNS = [
   'id', 'index', 'language', 'difficulty', 'verdict', 'passed', 'demo_outcome', 'full_outcome', 'runtime',
   'duration_ms', 'input_tokens', 'output_tokens', 'reasoning_tokens', 'error',
 ] as const;
+/** A run with several samples or turns also names them, after `index`. */
+const CSV_MULTI_COLUMNS = ['id', 'index', 'sample', 'turn', ...CSV_COLUMNS.slice(2)] as const;
 
 /** RFC 4180: quote a field that holds a comma, a quote or a line break; double the quotes. */
 export function csvField(value: unknown): string {
@@ -59,14 +94,16 @@ export function csvField(value: unknown): string {
 }
 
 export function resultsCsv(data: RunData): string {
+  const columns = isMulti(data.run) ? CSV_MULTI_COLUMNS : CSV_COLUMNS;
   const rows = data.problems
-    .filter((p) => data.results.has(p.id))
-    .map((p) => {
-      const r = data.results.get(p.id)!;
+    .flatMap((p) => attemptsOf(data, p).map((r) => [p, r] as const))
+    .map(([p, r]) => {
       const f = resultFields(r);
-      const row: Record<(typeof CSV_COLUMNS)[number], unknown> = {
+      const row: Record<(typeof CSV_MULTI_COLUMNS)[number], unknown> = {
         id: p.id,
         index: p.index,
+        sample: sampleOf(r),
+        turn: turnOf(r),
         language: p.language,
         difficulty: p.difficulty,
         verdict: f.verdict,
@@ -80,80 +117,82 @@ export function resultsCsv(data: RunData): string {
         reasoning_tokens: r.usage?.reasoningTokens,
         error: f.error,
       };
-      return CSV_COLUMNS.map((c) => csvField(row[c])).join(',');
+      return columns.map((c) => csvField(row[c])).join(',');
     });
-  return [CSV_COLUMNS.join(','), ...rows].map((l) => l + '\r\n').join('');
+  return [columns.join(','), ...rows].map((l) => l + '\r\n').join('');
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** How the run was made and what it found. Never the key. */
-export function manifest(data: RunData): Record<string, unknown> {
+/** Where the page runs, for the manifest's `environment`. */
+export function browserEnvironment(): Record<string, string> {
+  const nav = (globalThis as { navigator?: { userAgent?: string } }).navigator;
+  return { app: `benchtop ${appVersion} (web page)`, ...(nav?.userAgent ? { browser: nav.userAgent } : {}) };
+}
+
+/**
+ * How the run was made and what it found: the shared manifest (src/core/manifest.ts, the CLI's
+ * `--out … .manifest.json` shape: dataset hash, model, settings, runtimes, every figure) plus what
+ * the page knows of the run (its id, the answer source, provider preset, usage and cost, dates).
+ * Never the key.
+ */
+export function manifest(data: RunData, environment: Record<string, string> = browserEnvironment()): Record<string, unknown> {
   const { run } = data;
-  const results = [...data.results.values()];
-  const summary = summarize(results);
+  const results = orderedResults(data);
   const runtimes = [...new Set(results.flatMap((r) => [r.demo?.runtime, r.full?.runtime]).filter((r): r is string => !!r && r !== 'pre-check'))].sort();
   const source = run.source;
-  const provider =
-    source.kind === 'provider'
-      ? {
-          preset: source.presetId,
-          name: source.presetName,
-          wire_format: source.settings.kind,
-          base_url: source.settings.baseUrl,
-          model: source.settings.model,
-        }
-      : null;
-  const settings =
-    source.kind === 'provider'
-      ? {
-          temperature: source.settings.temperature ?? null,
-          top_p: source.settings.topP ?? null,
-          max_tokens: source.settings.maxTokens ?? null,
-          stream: source.settings.stream,
-          ...(source.settings.maxTokensField ? { max_tokens_field: source.settings.maxTokensField } : {}),
-        }
-      : null;
-  const systemPrompt = source.kind === 'provider' ? source.settings.systemPrompt : SYSTEM_PROMPT;
+  const ps = source.kind === 'provider' ? source.settings : null;
+  const systemPrompt = ps ? ps.systemPrompt : SYSTEM_PROMPT;
+  const shared = buildManifest({
+    datasetSource: run.datasetSource,
+    // The page keeps the file's hash, not the file: the hash is put in below.
+    datasetText: '',
+    problems: run.problemCount,
+    selection: run.selection ?? { languages: [...run.languages], difficulties: [] },
+    model: run.modelId,
+    ...(ps ? { provider: { kind: ps.kind, baseUrl: ps.baseUrl, model: ps.model } } : {}),
+    settings: {
+      samples: run.samples ?? 1,
+      turns: run.turns ?? 1,
+      feedback: run.feedback ?? 'demo',
+      feedbackChars: FEEDBACK_LIMIT,
+      ...(ps?.temperature !== undefined ? { temperature: ps.temperature } : {}),
+      ...(ps?.topP !== undefined ? { topP: ps.topP } : {}),
+      ...(ps?.maxTokens !== undefined ? { maxTokens: ps.maxTokens } : {}),
+      systemPrompt,
+      completion: Boolean(run.completion ?? ps?.completion),
+      extractionMode: run.mode,
+      timeLimitSeconds: run.timeLimitSeconds,
+    },
+    runtimes,
+    environment,
+    results,
+    created: iso(run.createdAt)!,
+  });
   const prices = source.kind === 'provider' ? source.prices : undefined;
   const cost = costOf(run.counts, prices);
   return {
-    format: 'benchtop run manifest',
-    format_version: 1,
-    app: `benchtop ${appVersion}`,
+    ...shared,
+    dataset: {
+      ...shared.dataset,
+      // null: the run was stored before the page kept dataset hashes.
+      sha256: run.datasetSha256 ?? null,
+      name: run.datasetName,
+      languages: run.languages,
+    },
+    provider: ps && source.kind === 'provider' ? { ...shared.provider, preset: source.presetId, name: source.presetName } : null,
+    settings: {
+      ...shared.settings,
+      ...(ps ? { stream: ps.stream, ...(ps.maxTokensField ? { max_tokens_field: ps.maxTokensField } : {}) } : {}),
+      concurrency: run.concurrency,
+    },
     run_id: run.id,
-    model: run.modelId,
     model_label: run.modelLabel,
     answers_from: source.kind,
     ...(source.kind === 'answers-file' ? { answers_file: source.name } : {}),
-    provider,
-    settings,
-    system_prompt: systemPrompt,
-    system_prompt_is_official: systemPrompt === SYSTEM_PROMPT,
-    concurrency: run.concurrency,
-    mode: run.mode,
-    time_limit_seconds: run.timeLimitSeconds,
-    dataset: { name: run.datasetName, source: run.datasetSource, problems: run.problemCount, languages: run.languages },
-    runtimes,
-    created: iso(run.createdAt),
+    state: run.state,
     started: iso(run.startedAt),
     finished: iso(run.finishedAt),
-    state: run.state,
-    summary: {
-      pass1: Number.isNaN(summary.pass1) ? null : summary.pass1,
-      passed: summary.passed,
-      counted: summary.total,
-      evaluated: results.length,
-      infra_errors: summary.infraErrors,
-      unsupported: summary.unsupported,
-      per_language: summary.perLanguage.map((l) => ({
-        language: l.language,
-        pass1: Number.isNaN(l.pass1) ? null : l.pass1,
-        passed: l.passed,
-        counted: l.total,
-        infra_errors: l.infraErrors,
-      })),
-    },
     usage: {
       input_tokens: run.counts.inputTokens,
       output_tokens: run.counts.outputTokens,
@@ -169,17 +208,4 @@ export function fileStem(run: RunRecord): string {
   const safe = (s: string) => s.replace(/\.jsonl?$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
   const date = new Date(run.createdAt).toISOString().slice(0, 19).replace(/[:T]/g, '-');
   return `benchtop-${safe(run.modelId)}-${safe(run.datasetName)}-${date}`;
-}
-
-/** Saves text as a file through the browser's download. */
-export function download(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

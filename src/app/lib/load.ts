@@ -3,8 +3,39 @@
  * (src/core/records.ts: parseDatasetStream), so a 100 MB file loads with progress and without
  * freezing the page; every problem with the file is reported with its line or its cause.
  */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { parseDatasetStream, type StreamedDataset } from '../../core/records';
 import { isConnectAllowed } from './csp';
+
+/** A loaded dataset with the sha256 (hex) of its bytes, computed as they stream in (for manifests). */
+export type HashedDataset = StreamedDataset & { sha256: string };
+
+/** Passes the chunks through, hashing them; `digest()` once they are all read. */
+function hashing(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): { chunks: AsyncIterable<Uint8Array>; digest: () => string } {
+  const hash = sha256.create();
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    if ('getReader' in source) {
+      const reader = source.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          hash.update(value);
+          yield value;
+        }
+      } finally {
+        reader.releaseLock();
+      }
+    } else {
+      for await (const chunk of source) {
+        hash.update(chunk);
+        yield chunk;
+      }
+    }
+  }
+  return { chunks: chunks(), digest: () => bytesToHex(hash.digest()) };
+}
 
 export interface Progress {
   /** Bytes read so far. */
@@ -60,12 +91,14 @@ export async function readFile(file: File, onProgress: (p: Progress) => void): P
 }
 
 /** Parses a local dataset file as a stream (file picker or drag-and-drop). */
-export async function loadDatasetFile(file: File, onProgress: (p: Progress) => void, signal?: AbortSignal): Promise<StreamedDataset> {
+export async function loadDatasetFile(file: File, onProgress: (p: Progress) => void, signal?: AbortSignal): Promise<HashedDataset> {
   try {
-    return await parseDatasetStream(file.stream(), {
+    const hashed = hashing(file.stream());
+    const parsed = await parseDatasetStream(hashed.chunks, {
       signal,
       onProgress: (p) => onProgress({ loaded: p.bytes, total: file.size, problems: p.problems }),
     });
+    return { ...parsed, sha256: hashed.digest() };
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
     throw new Error(`Could not read ${file.name}: ${(e as Error).message}`);
@@ -141,7 +174,7 @@ export async function fetchText(url: string, onProgress: (p: Progress) => void, 
  * with status 200, a repository's web view instead of its raw file) is recognised from its first
  * bytes and reported as such.
  */
-export async function loadDatasetUrl(url: string, onProgress: (p: Progress) => void, signal?: AbortSignal): Promise<StreamedDataset> {
+export async function loadDatasetUrl(url: string, onProgress: (p: Progress) => void, signal?: AbortSignal): Promise<HashedDataset> {
   const { response } = await open(url, signal);
   const html = () => new Error(`Could not load ${url}: the server returned an HTML page, not JSONL (is this the raw file's URL?)`);
   if ((response.headers.get('content-type') ?? '').includes('text/html')) {
@@ -170,10 +203,12 @@ export async function loadDatasetUrl(url: string, onProgress: (p: Progress) => v
     }
   }
   try {
-    return await parseDatasetStream(chunks(), {
+    const hashed = hashing(chunks());
+    const parsed = await parseDatasetStream(hashed.chunks, {
       signal,
       onProgress: (p) => onProgress({ loaded: p.bytes, total, problems: p.problems }),
     });
+    return { ...parsed, sha256: hashed.digest() };
   } catch (e) {
     const error = e as Error;
     if (error.name === 'AbortError' || error.message.startsWith('Could not load')) throw error;

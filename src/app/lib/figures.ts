@@ -1,0 +1,88 @@
+/**
+ * The figures of a run beyond the headline Pass@1, computed by src/core only: the `pass@k: …`
+ * lines, the `Pass@1 after turn t: …` lines (the same text as the CLI, from the same formatting
+ * functions), whether each (problem, sample) chain is over, and the chart data.
+ */
+import { chartData, type ChartData } from '../../charts/data';
+import type { LanguageId } from '../../core/languages';
+import { metricLines as linesOf, pass1ByTurn, passAtK, reportedKs } from '../../core/passk';
+import { sampleOf, turnOf, type ProblemResult } from '../../core/results';
+
+export interface RunShape {
+  samples: number;
+  turns: number;
+}
+
+/**
+ * The pass@k lines (and the problems each left out), then the per-turn lines, as the CLI prints
+ * them for these settings (src/cli/report.ts): pass@k with each sample's verdict after the last turn.
+ */
+export function metricLines(results: readonly ProblemResult[], shape: RunShape): string[] {
+  const passk = shape.samples > 1 ? reportedKs(shape.samples).map((k) => passAtK(results, k, { turn: shape.turns })) : [];
+  return linesOf(passk, shape.turns > 1 ? pass1ByTurn(results, shape.turns).overall : []);
+}
+
+/** The latest result of each (problem, sample) chain, by `<id>#<sample>`. */
+export function chainEnds(results: Iterable<ProblemResult>): Map<string, ProblemResult> {
+  const last = new Map<string, ProblemResult>();
+  for (const r of results) {
+    const key = `${r.id}#${sampleOf(r)}`;
+    const seen = last.get(key);
+    if (!seen || turnOf(r) > turnOf(seen)) last.set(key, r);
+  }
+  return last;
+}
+
+/** A chain is over once a turn passed, its last turn ran, or a turn could not be evaluated. */
+export const chainOver = (last: ProblemResult, turns: number) => last.verdict !== 'failed' || turnOf(last) >= turns;
+
+/** How many (problem, sample) chains are over. */
+export function chainsDone(results: Iterable<ProblemResult>, turns: number): number {
+  let done = 0;
+  for (const r of chainEnds(results).values()) if (chainOver(r, turns)) done++;
+  return done;
+}
+
+/** The four charts' data for a run. */
+export function runChartData(results: readonly ProblemResult[], shape: RunShape, title: string): ChartData {
+  return chartData(results, { title, samples: shape.samples, turns: shape.turns });
+}
+
+/** An extra column of the per-language table: its header, a figure per language, and overall. */
+export interface ExtraColumn {
+  header: string;
+  title: string;
+  perLanguage: Map<LanguageId, number>;
+  overall: number;
+}
+
+/**
+ * The per-language table's columns beyond Pass@1, as in the CLI's table: Pass@1 after each turn
+ * from the second, then pass@k for each printed k.
+ */
+export function languageColumns(results: readonly ProblemResult[], shape: RunShape): ExtraColumn[] {
+  const columns: ExtraColumn[] = [];
+  if (shape.turns > 1) {
+    const byTurn = pass1ByTurn(results, shape.turns);
+    for (const line of byTurn.overall.slice(1)) {
+      columns.push({
+        header: `turn ${line.turn}`,
+        title: `Pass@1 after turn ${line.turn}: sample 0 passed at some turn ≤ ${line.turn}`,
+        perLanguage: new Map(byTurn.perLanguage.map((l) => [l.language, l.turns.find((t) => t.turn === line.turn)?.pass1 ?? NaN])),
+        overall: line.pass1,
+      });
+    }
+  }
+  if (shape.samples > 1) {
+    for (const k of reportedKs(shape.samples)) {
+      const p = passAtK(results, k, { turn: shape.turns });
+      columns.push({
+        header: `pass@${k}`,
+        title: `pass@${k} over ${shape.samples} samples per problem (unbiased estimator)`,
+        perLanguage: new Map(p.perLanguage.map((l) => [l.language, l.value])),
+        overall: p.value,
+      });
+    }
+  }
+  return columns;
+}

@@ -1,0 +1,134 @@
+/**
+ * The leaderboard of stored runs: one row per model (its newest run on the chosen dataset with
+ * the same mode and settings), one column per language plus the overall figure, the best value of
+ * each column marked.
+ * Built from the store alone (RunRecord + stored results), so it needs no dataset loaded.
+ */
+import type { LanguageId } from '../../core/languages';
+import { summarize, type ScoreLine } from '../../core/metrics';
+import { firstAttempts } from '../../core/passk';
+import type { ProblemResult } from '../../core/results';
+import type { RunRecord } from '../../store/types';
+
+/** A cell: Pass@1 (NaN when nothing counted) and its counts. */
+export type Score = Pick<ScoreLine, 'pass1' | 'passed' | 'total'>;
+
+const score = (line: ScoreLine): Score => ({ pass1: line.pass1, passed: line.passed, total: line.total });
+
+/**
+ * Pass@1 of a run overall and per language: its first attempts (sample 0, turn 1), the same
+ * figure as the run's headline and the CLI's last line, whatever its samples and turns.
+ */
+export function runScores(results: readonly ProblemResult[]): { overall: Score; perLanguage: Array<[LanguageId, Score]> } {
+  const summary = summarize(firstAttempts(results));
+  return { overall: score(summary), perLanguage: summary.perLanguage.filter((l) => l.total > 0).map((l) => [l.language, score(l)]) };
+}
+
+export interface LeaderboardRow {
+  /** The run this row shows. */
+  runId: string;
+  modelId: string;
+  modelLabel: string;
+  mode: RunRecord['mode'];
+  createdAt: number;
+  /** Several samples or turns: what the row's Pass@1 is made of, for the label. */
+  settings: string;
+  overall: Score;
+  perLanguage: Partial<Record<LanguageId, Score>>;
+}
+
+/** A column: a language, or the overall figure. */
+export type LeaderboardColumn = LanguageId | 'overall';
+
+export interface Leaderboard {
+  languages: LanguageId[];
+  rows: LeaderboardRow[];
+  /** Per column, the run ids holding the best Pass@1 (every one of them on a tie); none when no row has a figure. */
+  best: Record<string, string[]>;
+  /** Runs on this dataset left out because a newer run of the same model and mode is shown. */
+  older: number;
+}
+
+export interface StoredRunResults {
+  run: RunRecord;
+  results: readonly ProblemResult[];
+}
+
+/** Groups runs as the leaderboard picks them: the dataset they were made on. */
+export const boardKey = (run: Pick<RunRecord, 'datasetName'>) => run.datasetName;
+
+/** The datasets stored runs were made on, with how many runs each, most runs first. */
+export function boardDatasets(runs: readonly RunRecord[]): Array<{ name: string; runs: number }> {
+  const counts = new Map<string, number>();
+  for (const r of runs) counts.set(boardKey(r), (counts.get(boardKey(r)) ?? 0) + 1);
+  return [...counts.entries()].map(([name, n]) => ({ name, runs: n })).sort((a, b) => b.runs - a.runs || a.name.localeCompare(b.name));
+}
+
+function settingsText(run: RunRecord): string {
+  const parts: string[] = [];
+  const samples = run.samples ?? 1;
+  const turns = run.turns ?? 1;
+  if (samples > 1) parts.push(`n=${samples}`);
+  if (turns > 1) parts.push(`${turns} turns`);
+  if (run.completion) parts.push('completion');
+  return parts.join(' · ');
+}
+
+/**
+ * Builds the board of `runs` on `dataset`: the newest run of each (model, mode, settings) that
+ * has results; `everyRun` keeps every run as its own row instead.
+ */
+export function buildLeaderboard(runs: readonly StoredRunResults[], dataset: string, everyRun = false): Leaderboard {
+  const onDataset = runs.filter((r) => boardKey(r.run) === dataset && r.results.length > 0).sort((a, b) => b.run.createdAt - a.run.createdAt);
+  const seen = new Set<string>();
+  const picked: StoredRunResults[] = [];
+  for (const r of onDataset) {
+    const key = JSON.stringify([r.run.modelId, r.run.mode, settingsText(r.run)]);
+    if (!everyRun && seen.has(key)) continue;
+    seen.add(key);
+    picked.push(r);
+  }
+  const rows: LeaderboardRow[] = picked.map(({ run, results }) => {
+    const scores = runScores(results);
+    return {
+      runId: run.id,
+      modelId: run.modelId,
+      modelLabel: run.modelLabel,
+      mode: run.mode,
+      createdAt: run.createdAt,
+      settings: settingsText(run),
+      overall: scores.overall,
+      perLanguage: Object.fromEntries(scores.perLanguage),
+    };
+  });
+  const languages = [...new Set(rows.flatMap((r) => Object.keys(r.perLanguage) as LanguageId[]))].sort();
+  const best: Record<string, string[]> = {};
+  for (const column of ['overall', ...languages] as LeaderboardColumn[]) {
+    const values = rows.map((r) => ({ id: r.runId, v: cellOf(r, column)?.pass1 ?? NaN })).filter((x) => !Number.isNaN(x.v));
+    if (!values.length) continue;
+    const top = Math.max(...values.map((x) => x.v));
+    // Ties are compared as shown (one decimal of a percentage).
+    best[column] = values.filter((x) => Math.round(x.v * 1000) === Math.round(top * 1000)).map((x) => x.id);
+  }
+  return { languages, rows, best, older: onDataset.length - picked.length };
+}
+
+export function cellOf(row: LeaderboardRow, column: LeaderboardColumn): Score | undefined {
+  return column === 'overall' ? row.overall : row.perLanguage[column];
+}
+
+/**
+ * Rows sorted by a column: highest Pass@1 first (or lowest, `ascending`), rows without a figure
+ * last; ties keep the model order. `column` null sorts by model name.
+ */
+export function sortRows(rows: readonly LeaderboardRow[], column: LeaderboardColumn | null, ascending = false): LeaderboardRow[] {
+  const byName = (a: LeaderboardRow, b: LeaderboardRow) => a.modelLabel.localeCompare(b.modelLabel) || b.createdAt - a.createdAt;
+  if (column === null) return [...rows].sort((a, b) => (ascending ? byName(a, b) : byName(b, a)));
+  return [...rows].sort((a, b) => {
+    const va = cellOf(a, column)?.pass1 ?? NaN;
+    const vb = cellOf(b, column)?.pass1 ?? NaN;
+    if (Number.isNaN(va) !== Number.isNaN(vb)) return Number.isNaN(va) ? 1 : -1;
+    if (!Number.isNaN(va) && va !== vb) return ascending ? va - vb : vb - va;
+    return byName(a, b);
+  });
+}
