@@ -9,12 +9,8 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { createPerlRuntime, exitStatus } from '../../runtimes/perl/zeroperl';
-import type { Executor, LanguageRuntime } from '../../runtimes/types';
-import { parseDataset } from '../../src/core/records';
-import { evaluateAll } from '../../src/core/engine';
+import type { LanguageRuntime } from '../../runtimes/types';
 import { judgeRun } from '../../src/core/rules';
-import { canonicalModel } from '../../src/models/canonical';
-import { parseAnswers, replayAnswersModel } from '../../src/models/replay';
 
 const require = createRequire(import.meta.url);
 const wasmBytes = readFileSync(require.resolve('@6over3/zeroperl-ts/zeroperl.wasm'));
@@ -30,13 +26,6 @@ beforeAll(async () => {
 
 const run = (program: string) => perl.run(program, 10_000);
 const verdict = async (program: string) => judgeRun('perl', { ...(await run(program)) });
-
-/** The runtime as an Executor, for the shared conformance and engine code. */
-const executor: Executor = {
-  languages: () => ['perl'],
-  run: async (request) => ({ ...(await perl.run(request.program, request.timeoutMs)), runtime: perl.description }),
-  dispose: async () => {},
-};
 
 describe('perl (zeroperl)', () => {
   it('loads, names itself, and runs a program like `perl test.pl`', async () => {

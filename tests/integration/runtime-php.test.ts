@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeModulesPath, readCatalogFiles } from '../../runtimes/host/node-files';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { createPhpRuntime, PHP_WASM_VERSION } from '../../runtimes/php/php';
-import type { Executor, LanguageRuntime } from '../../runtimes/types';
+import type { LanguageRuntime } from '../../runtimes/types';
 import { parseDataset } from '../../src/core/records';
 import { judgeRun, precheckProgram, spliceProgram } from '../../src/core/rules';
 
@@ -25,20 +25,6 @@ beforeAll(async () => {
 
 const run = (program: string) => runtime.run(program, 10_000);
 const verdict = async (program: string) => judgeRun('php', await run(program));
-
-/** The runtime as an Executor, one program at a time (what a worker does). */
-function serialExecutor(): Executor {
-  let queue: Promise<unknown> = Promise.resolve();
-  return {
-    languages: () => ['php'],
-    run(request) {
-      const result = queue.then(async () => ({ ...(await runtime.run(request.program, request.timeoutMs)), runtime: runtime.description }));
-      queue = result.catch(() => {});
-      return result;
-    },
-    dispose: async () => {},
-  };
-}
 
 describe('php (php-wasm, PHP 8.1 CLI)', () => {
   it('names itself with the php-wasm package version and PHP 8.1', () => {
