@@ -292,7 +292,7 @@ function writeReport(
   for (const [name, bytes] of sizes.runtimes) out(`| ${name} (uncompressed on disk) | ${mb(bytes)} |`);
   out(`| Chromium JS heap of the benchmark page at the end | ${mb(chromiumHeap)} |`);
   out();
-  out('Reproduce: `npm run bench` (environment: `BENCH_ROUNDS`, `BENCH_SOAK`). The regression check in `tests/integration/perf-regression.test.ts` fails if warm runs drop below 5× faster than native.');
+  out('Reproduce: `npm run bench` (environment: `BENCH_ROUNDS`, `BENCH_SOAK`, `BENCH_OUT` for another folder than docs/; CI runs it with one round and a short soak in `tests/e2e/bench-smoke.test.ts`). The regression check in `tests/integration/perf-regression.test.ts` fails if warm runs drop below 5× faster than native.');
   writeFileSync(`${OUT_DIR}/bench.md`, lines.join('\n') + '\n');
   if (chartSvg) writeFileSync(`${OUT_DIR}/bench.svg`, chartSvg);
   console.log(lines.join('\n'));
