@@ -39,7 +39,7 @@ export class IdAssigner {
 }
 
 /** A record's own id: its `id` text, else its `task_id` (text or whole number); undefined when it has none. */
-export function ownId(record: { id?: unknown; task_id?: unknown }): string | undefined {
+export function ownId(record: Readonly<Record<string, unknown>>): string | undefined {
   for (const v of [record.id, record.task_id]) {
     if (typeof v === 'string' && v.trim() !== '') return v;
     if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);

@@ -17,7 +17,7 @@ interface CliRun { code: number | null; stdout: string; stderr: string }
 
 const KEY = 'sk-mock-dup-5c1e9a7b3d20';
 function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env, ANTHROPIC_API_KEY: KEY };
+  const e: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: KEY };
   delete e.OPENAI_API_KEY;
   delete e.GEMINI_API_KEY;
   return e;
