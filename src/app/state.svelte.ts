@@ -26,7 +26,7 @@ import { IdAssigner, problemId } from '../core/ids';
 import { sha256Hex } from '../core/manifest';
 import { normalizeLanguage } from '../core/languages';
 import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
-import { describeLegacy, legacyIds } from '../store/legacy';
+import { alignResults, legacyIds, type LegacyIds } from '../store/legacy';
 import { holdRunLock, RunHistory } from './history.svelte';
 import { download } from './lib/download';
 import { fileStem, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from './lib/exports';
@@ -106,8 +106,8 @@ export interface Run {
   finishedAt: number | null;
   state: RunState;
   error: string | null;
-  /** For a run stored before records that repeat a question got ids of their own: what that means for it. */
-  idNote: string | null;
+  /** Set for a run stored before records that repeat a question got ids of their own (store/legacy.ts). */
+  legacy: LegacyIds;
 }
 
 export const DEMO_ANSWERS_NAME = 'demo-answers.jsonl';
@@ -238,8 +238,8 @@ export class AppState {
   dataset = $state.raw<Dataset>(demoDataset());
   /** Records that repeat a question: all evaluated, or only the first copy of each. */
   duplicateChoice = $state<DuplicateChoice>('keep-all');
-  /** What the view says about stored runs made before copies of a question had ids of their own. */
-  private readonly idNotes = new Map<string, string | null>();
+  /** Stored runs made before copies of a question had ids of their own, as loaded. */
+  private readonly legacyRuns = new Map<string, LegacyIds>();
   /** Languages to run; all of the dataset's languages when it loads. */
   languages = $state<string[]>([]);
   difficulties = $state<string[]>([...DIFFICULTIES]);
@@ -687,7 +687,7 @@ export class AppState {
       finishedAt: now,
       state: 'failed',
       error,
-      idNote: null,
+      legacy: null,
     };
   }
 
@@ -764,9 +764,9 @@ export class AppState {
     const [stored, results, answers] = await Promise.all([store.problems(id), store.results(id), store.answers(id)]);
     // A run stored before copies of a question had ids of their own: the later copies get theirs.
     const { problems, legacy } = legacyIds(run, stored);
-    const byKey = new Map(results.map((r) => [resultKey(r.id, sampleOf(r), turnOf(r)), r]));
-    this.idNotes.set(id, describeLegacy(legacy, (problemId) => byKey.has(problemId)));
-    return { run, problems, results: byKey, answers };
+    this.legacyRuns.set(id, legacy);
+    const aligned = legacy?.shared ? alignResults(problems, results) : results;
+    return { run, problems, results: new Map(aligned.map((r) => [resultKey(r.id, sampleOf(r), turnOf(r)), r])), answers };
   }
 
   /** The stored run, its problems, results and answers: what the exports are made of. */
@@ -815,7 +815,7 @@ export class AppState {
       finishedAt: record.finishedAt,
       state: live ? 'running' : state,
       error: record.error,
-      idNote: this.idNotes.get(record.id) ?? null,
+      legacy: this.legacyRuns.get(record.id) ?? null,
     };
     if (!live) this.counters = { ...emptyCounters(), inputTokens: record.counts.inputTokens, outputTokens: record.counts.outputTokens, reasoningTokens: record.counts.reasoningTokens, prices: record.source.kind === 'provider' ? record.source.prices : undefined };
   }

@@ -6,7 +6,7 @@ import type { RunStore } from './types';
 export * from './types';
 export { IndexedDbRunStore } from './indexeddb';
 export { MemoryRunStore } from './memory';
-export { describeLegacy, legacyIds, type LegacyIds } from './legacy';
+export { alignResults, describeLegacy, legacyIds, type LegacyIds } from './legacy';
 
 export interface OpenedStore {
   store: RunStore;

@@ -8,6 +8,7 @@
  */
 import { IdAssigner } from '../core/ids';
 import type { Problem } from '../core/records';
+import type { ProblemResult } from '../core/results';
 import type { RunRecord } from './types';
 
 /** What the run's view says about a run stored before the change; null for a current run. */
@@ -40,6 +41,18 @@ export function legacyIds(run: RunRecord, problems: readonly Problem[]): { probl
   });
   if (!shared.size) return { problems: rekeyed, legacy: { shared: false } };
   return { problems: rekeyed, legacy: { shared: true, ids: shared.size, renamed } };
+}
+
+/**
+ * A shared id's stored result may have been written by a later copy, with that copy's position:
+ * it now belongs to the first copy (it is under the first copy's id), so it takes its position.
+ */
+export function alignResults(problems: readonly Problem[], results: readonly ProblemResult[]): ProblemResult[] {
+  const index = new Map(problems.map((p) => [p.id, p.index]));
+  return results.map((r) => {
+    const at = index.get(r.id);
+    return at === undefined || at === r.index ? r : { ...r, index: at };
+  });
 }
 
 /** What the run's view says; `evaluated` tells whether a problem id has a first-attempt result. */

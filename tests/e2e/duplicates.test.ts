@@ -138,6 +138,7 @@ describe('repeated questions in Chromium', () => {
     await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 120_000 });
     // The renamed copy was evaluated with its own answer; the first kept its stored result.
     expect(await page.getByTestId('pass1').textContent()).toBe('Pass@1: 50.0% (1/2)');
+    expect(await page.getByTestId('run-id-note').textContent()).toMatch(/The later copy now has its own id, and a result\.$/);
     const stored = (await storedRuns()).find((r) => r.id === 'legacy-run')!;
     expect(stored.counts).toMatchObject({ evaluated: 2, counted: 2, passed: 1 });
     expect(pageErrors).toEqual([]);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
 import { parseDataset, type Problem } from '../../src/core/records';
 import type { ProblemResult } from '../../src/core/results';
-import { describeLegacy, emptyCounts, IndexedDbRunStore, legacyIds, type RunRecord } from '../../src/store';
+import { alignResults, describeLegacy, emptyCounts, IndexedDbRunStore, legacyIds, type RunRecord } from '../../src/store';
 
 const line = (question: string, output: string) =>
   JSON.stringify({ question, canonical_solution: 'S', demo_test_func: 'D', full_test_func: 'F', language: 'python', difficulty: 'easy', output });
@@ -54,6 +54,12 @@ describe('a run stored before records had ids of their own', () => {
         + 'The later copy now has its own id and no result yet: continue the run to evaluate it.',
     );
     expect(run.counts).toMatchObject({ evaluated: 2, counted: 2 });
+    // The result under the shared id was written last by the later copy (position 2): it now
+    // stands for the first copy, under whose id it is, and takes that copy's position.
+    const stored = await store.results('old');
+    expect(stored.find((r) => r.id === A)!.index).toBe(2);
+    const aligned = new Map(alignResults(problems, stored).map((r) => [r.id, r.index]));
+    expect(aligned).toEqual(new Map([[A, 0], [B, 1]]));
 
     // Continuing evaluates the renamed copy under its own key; the run then counts three records.
     await store.putResult('old', result(problems[2]!, 'passed'));
