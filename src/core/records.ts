@@ -405,7 +405,11 @@ export function filterProblems(problems: readonly Problem[], filter: ProblemFilt
 export type DuplicateChoice = 'keep-all' | 'keep-first';
 export const DUPLICATE_CHOICES: readonly DuplicateChoice[] = ['keep-all', 'keep-first'];
 
-const listLines = (lines: readonly number[]) => (lines.length === 2 ? `${lines[0]} and ${lines[1]}` : `${lines.slice(0, -1).join(', ')} and ${lines.at(-1)}`);
+/** "4 and 9", "5, 12 and 20"; a long list is cut: "1, 5, 9, 12, 20, … (3000 copies)". */
+function listLines(lines: readonly number[]): string {
+  if (lines.length > 6) return `${lines.slice(0, 5).join(', ')}, … (${lines.length} copies)`;
+  return lines.length === 2 ? `${lines[0]} and ${lines[1]}` : `${lines.slice(0, -1).join(', ')} and ${lines.at(-1)}`;
+}
 
 /** "2 questions appear more than once: lines 4 and 9; lines 5, 12 and 20" (the first `shown` groups). */
 export function formatDuplicates(groups: readonly DuplicateGroup[], shown = 5): string {

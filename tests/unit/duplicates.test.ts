@@ -70,6 +70,8 @@ describe('the report and the choice', () => {
     expect(formatDuplicates(duplicates)).toBe('2 questions appear more than once: lines 1 and 4; lines 2, 5 and 6');
     expect(formatDuplicates(duplicates.slice(0, 1))).toBe('1 question appears more than once: lines 1 and 4');
     expect(formatDuplicates(duplicates, 1)).toBe('2 questions appear more than once: lines 1 and 4; … and 1 more');
+    const many = parseDataset(Array.from({ length: 9 }, () => record({ question: 'Z' })).join('\n')).duplicates;
+    expect(formatDuplicates(many)).toBe('1 question appears more than once: lines 1, 2, 3, 4, 5, … (9 copies)');
   });
 
   it('keep-all evaluates every record; keep-first only each question\'s first copy, at its own position', () => {
