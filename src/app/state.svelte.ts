@@ -22,7 +22,7 @@ import { AuthenticationError, FIRST_ATTEMPT, type Model } from '../models/types'
 import { createProviderModel, ProviderSettingsError, type Prices } from '../models/providers';
 import { meteredModel } from '../models/meter';
 import { addUsage, costOf, emptyTotals } from '../models/usage';
-import { IdAssigner, problemId } from '../core/ids';
+import { IdAssigner, ownId, problemId } from '../core/ids';
 import { sha256Hex } from '../core/manifest';
 import { normalizeLanguage } from '../core/languages';
 import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
@@ -228,7 +228,11 @@ function describeAnswers(name: string, text: string): AnswersFile {
     if (typeof line?.output !== 'string') continue;
     const answer = answers[n++];
     const language = typeof line.language === 'string' ? normalizeLanguage(line.language) : null;
-    if (answer && !answer.id && language && typeof line.question === 'string') answer.id = ids.next(problemId(language, line.question));
+    if (!answer || answer.id) continue;
+    // A record's task_id is its id, as in the dataset.
+    const own = ownId(line as Record<string, unknown>);
+    if (own !== undefined) answer.id = own;
+    else if (language && typeof line.question === 'string') answer.id = ids.next(problemId(language, line.question));
   }
   return { name, answers, errors };
 }

@@ -45,12 +45,29 @@ describe('repeated questions in Chromium', () => {
     await server?.close();
   });
 
-  /** Runs what is selected with the dataset's own answers; returns the Pass@1 line. */
+  /**
+   * Clicks `button`, waits until the stored run `which` (the newest run by default) is done and
+   * the page shows it done (the previous run's progress also reads done), returns the Pass@1 line.
+   */
+  async function runAndRead(button: () => Promise<void>, which?: string): Promise<string> {
+    const before = (await storedRuns()).length;
+    await button();
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const runs = await storedRuns();
+      const run = which ? runs.find((r) => r.id === which) : runs.length > before ? runs[0] : undefined;
+      if (run?.state === 'done') break;
+      if (Date.now() > deadline) throw new Error(`run ${which ?? 'new'} did not finish: ${JSON.stringify(run?.state)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 30_000 });
+    return (await page.getByTestId('pass1').textContent())!;
+  }
+
+  /** Runs what is selected with the dataset's own answers. */
   async function runOutputs(): Promise<string> {
     await page.getByTestId('model-select').selectOption({ label: 'Answers in the dataset (output field)' });
-    await page.getByTestId('run-button').click();
-    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 120_000 });
-    return (await page.getByTestId('pass1').textContent())!;
+    return runAndRead(() => page.getByTestId('run-button').click());
   }
 
   /** The page's stored runs, newest first (read straight from IndexedDB). */
@@ -87,6 +104,11 @@ describe('repeated questions in Chromium', () => {
     expect(await runOutputs()).toBe('Pass@1: 100.0% (1/1)');
     expect((await storedRuns())[0]!.duplicates).toEqual({ choice: 'keep-first', questions: 1, dropped: 2 });
     await page.getByTestId('duplicates-keep-all').check();
+
+    // An answers file in the official format (no ids): its copies are matched in order, each to its own.
+    await page.getByTestId('answers-file').setInputFiles({ name: 'answers.jsonl', mimeType: 'text/plain', buffer: jsonl([bad, bad, good]) });
+    expect(await page.getByTestId('model-select').inputValue()).toBe('answers-file');
+    expect(await runAndRead(() => page.getByTestId('run-button').click())).toBe('Pass@1: 33.3% (1/3)');
   });
 
   it('two records claiming one id: the load is refused, naming both lines', async () => {
@@ -134,10 +156,8 @@ describe('repeated questions in Chromium', () => {
     expect(await page.getByTestId('pass1').textContent()).toBe('Pass@1: 100.0% (1/1)');
 
     await page.getByTestId('view-runs').click();
-    await row.getByTestId('run-continue').click();
-    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 120_000 });
-    // The renamed copy was evaluated with its own answer; the first kept its stored result.
-    expect(await page.getByTestId('pass1').textContent()).toBe('Pass@1: 50.0% (1/2)');
+    // The renamed copy is evaluated with its own answer; the first keeps its stored result.
+    expect(await runAndRead(() => row.getByTestId('run-continue').click(), 'legacy-run')).toBe('Pass@1: 50.0% (1/2)');
     expect(await page.getByTestId('run-id-note').textContent()).toMatch(/The later copy now has its own id, and a result\.$/);
     const stored = (await storedRuns()).find((r) => r.id === 'legacy-run')!;
     expect(stored.counts).toMatchObject({ evaluated: 2, counted: 2, passed: 1 });
