@@ -1,7 +1,11 @@
 /** Records that repeat a question: one id each, a plain report, keep-all or keep-first (issue #19). */
 import { describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
-import { applyDuplicateChoice, DuplicateIdError, formatDuplicates, parseDataset, parseDatasetStream } from '../../src/core/records';
+import { compareResults } from '../../src/app/lib/compare';
+import { manifest, officialJsonl, resultsJsonl, type RunData } from '../../src/app/lib/exports';
+import { applyDuplicateChoice, DuplicateIdError, formatDuplicates, parseDataset, parseDatasetStream, type Problem } from '../../src/core/records';
+import type { ProblemResult } from '../../src/core/results';
+import { countsOf } from '../../src/store/types';
 import { replayAnswersModel } from '../../src/models/replay';
 
 const record = (over: Record<string, unknown> = {}) =>
@@ -84,5 +88,40 @@ describe('the report and the choice', () => {
     const model = replayAnswersModel('a.jsonl', problems.map((p, i) => ({ id: p.id, output: `answer ${i}` })));
     const texts = await Promise.all(problems.map((p) => model.answer(p)));
     expect(texts.map((t) => t.text)).toEqual(problems.map((_, i) => `answer ${i}`));
+  });
+});
+
+describe('exports and comparisons of a run over repeated questions', () => {
+  const { problems } = parseDataset([record({ question: 'A', output: 'a1' }), record({ question: 'A', output: 'a2' }), record({ question: 'B', output: 'b' })].join('\n'));
+  const result = (p: Problem, verdict: ProblemResult['verdict']): ProblemResult => ({
+    id: p.id, index: p.index, language: p.language, difficulty: p.difficulty, answer: String(p.record.output), extractedCode: 'c', extraction: 'e',
+    demo: null, full: null, verdict, durationMs: 1, sample: 0, turn: 1,
+  });
+  const run = (id: string, results: ProblemResult[]): RunData => ({
+    run: {
+      id, modelId: 'replay', modelLabel: 'replay', source: { kind: 'dataset-output' }, datasetName: 'd.jsonl', datasetSource: 'd.jsonl', mode: 'compat', timeLimitSeconds: null,
+      concurrency: 1, problemCount: 3, languages: ['python'], createdAt: 1, startedAt: 1, finishedAt: 2, state: 'done', error: null, counts: countsOf(results),
+      duplicates: { choice: 'keep-all', questions: 1, dropped: 0 },
+    },
+    problems,
+    results: new Map(results.map((r) => [r.id, r])),
+    answers: new Map(),
+  });
+  const a = run('a', [result(problems[0]!, 'passed'), result(problems[1]!, 'failed'), result(problems[2]!, 'failed')]);
+  const b = run('b', [result(problems[0]!, 'failed'), result(problems[1]!, 'passed'), result(problems[2]!, 'failed')]);
+
+  it('export one line per record under its own id, with its own answer, and the choice in the manifest', () => {
+    expect(resultsJsonl(a).trim().split('\n').map((l) => JSON.parse(l)).map((l) => [l.id, l.output, l.verdict])).toEqual([
+      [problems[0]!.id, 'a1', 'passed'], [`${problems[0]!.id}-2`, 'a2', 'failed'], [problems[2]!.id, 'b', 'failed'],
+    ]);
+    expect(officialJsonl(a).trim().split('\n').map((l) => JSON.parse(l).output)).toEqual(['a1', 'a2', 'b']);
+    const m = manifest(a, { browser: 'test' }) as { dataset: { duplicates: unknown }; figures: { pass1: { passed: number; total: number } } };
+    expect(m.dataset.duplicates).toEqual({ choice: 'keep-all', questions: 1, dropped: 0 });
+    expect(m.figures.pass1).toMatchObject({ passed: 1, total: 3 });
+  });
+
+  it('a comparison pairs each copy with the same copy: one fixed, one broken', () => {
+    const c = compareResults([...a.results.values()], [...b.results.values()]);
+    expect({ common: c.common, fixed: c.fixed, broken: c.broken }).toEqual({ common: 3, fixed: 1, broken: 1 });
   });
 });
