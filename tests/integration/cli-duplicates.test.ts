@@ -110,6 +110,25 @@ describe('npm run eval over repeated questions', () => {
   });
 });
 
+describe('a journal written before copies had ids of their own', () => {
+  it('continues: the shared id\'s stored result stays with the first copy, the later copy is evaluated', async () => {
+    const data = write('old-journal.jsonl', [good, bad]);
+    const out = join(tmp, 'old-journal-out.jsonl');
+    // What the earlier CLI journalled for the first copy before it was killed (one id for both copies).
+    const entries = [
+      { type: 'run', model: 'replay', data, started: '2026-11-30T10:00:00.000Z' },
+      { type: 'answer', id: contentId, output: good.output },
+      { type: 'result', id: contentId, extracted_code: base.record.canonical_solution, demo_outcome: 'PASSED', full_outcome: 'PASSED', passed: true, verdict: 'passed', runtime: 'QuickJS-ng', duration_ms: 5 },
+    ];
+    writeFileSync(`${out}.journal.jsonl`, entries.map((e) => JSON.stringify(e) + '\n').join(''));
+    const run = await cli('--data', data, '--model', 'replay', '--out', out, '--resume');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('continuing: 1 result(s) kept, 1 to evaluate');
+    expect(lastLine(run.stdout)).toBe('Pass@1: 50.0% (1/2)');
+    expect(jsonl(out).map((r) => [r.id, r.verdict])).toEqual([[contentId, 'passed'], [`${contentId}-2`, 'failed']]);
+  });
+});
+
 describe('a killed run over repeated questions, resumed', () => {
   let mock: MockProvider;
   beforeAll(async () => {
