@@ -14,7 +14,7 @@ import type { ExtractionMode } from '../core/extract';
 import type { FeedbackSource } from '../core/feedback';
 import type { LanguageId } from '../core/languages';
 import { summarize, type Summary } from '../core/metrics';
-import { DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type LoadedDataset, type LoadError, type Problem } from '../core/records';
+import { applyDuplicateChoice, DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type DuplicateChoice, type DuplicateGroup, type LoadedDataset, type LoadError, type Problem } from '../core/records';
 import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { canonicalModel } from '../models/canonical';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel, type RecordedAnswer } from '../models/replay';
@@ -22,10 +22,11 @@ import { AuthenticationError, FIRST_ATTEMPT, type Model } from '../models/types'
 import { createProviderModel, ProviderSettingsError, type Prices } from '../models/providers';
 import { meteredModel } from '../models/meter';
 import { addUsage, costOf, emptyTotals } from '../models/usage';
-import { problemId } from '../core/ids';
+import { IdAssigner, ownId, problemId } from '../core/ids';
 import { sha256Hex } from '../core/manifest';
 import { normalizeLanguage } from '../core/languages';
 import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
+import { alignResults, legacyIds, type LegacyIds } from '../store/legacy';
 import { holdRunLock, RunHistory } from './history.svelte';
 import { download } from './lib/download';
 import { fileStem, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from './lib/exports';
@@ -67,6 +68,8 @@ export interface Dataset {
   hasOutput: boolean;
   /** sha256 (hex) of the file's bytes, for manifests (absent if the file was read in another way). */
   sha256?: string;
+  /** Questions more than one record holds, with their lines. */
+  duplicates: DuplicateGroup[];
 }
 
 export interface AnswersFile {
@@ -103,6 +106,8 @@ export interface Run {
   finishedAt: number | null;
   state: RunState;
   error: string | null;
+  /** Set for a run stored before records that repeat a question got ids of their own (store/legacy.ts). */
+  legacy: LegacyIds;
 }
 
 export const DEMO_ANSWERS_NAME = 'demo-answers.jsonl';
@@ -194,6 +199,7 @@ function describeDataset(name: string, source: string, parsed: LoadedDataset, by
     moreErrors: parsed.moreErrors ?? 0,
     warnings: parsed.warnings ?? [],
     unknownLanguages: parsed.unknownLanguages,
+    duplicates: parsed.duplicates,
     languageCounts: [...languageCounts.entries()],
     difficultyCounts,
     hasOutput: parsed.problems.some((p) => typeof p.record.output === 'string'),
@@ -209,6 +215,8 @@ function describeAnswers(name: string, text: string): AnswersFile {
   // A file in the official format (input records + output) has no ids: each line's problem is
   // known from its language and question, as in the dataset, so a subset still matches.
   let n = 0;
+  // Copies of one question get the ids the dataset gives them (-2, -3, … by order).
+  const ids = new IdAssigner(answers.flatMap((a) => (a.id ? [a.id] : [])));
   for (const raw of text.split('\n')) {
     if (raw.trim() === '') continue;
     let line: { output?: unknown; question?: unknown; language?: unknown };
@@ -220,7 +228,11 @@ function describeAnswers(name: string, text: string): AnswersFile {
     if (typeof line?.output !== 'string') continue;
     const answer = answers[n++];
     const language = typeof line.language === 'string' ? normalizeLanguage(line.language) : null;
-    if (answer && !answer.id && language && typeof line.question === 'string') answer.id = problemId(language, line.question);
+    if (!answer || answer.id) continue;
+    // A record's task_id is its id, as in the dataset.
+    const own = ownId(line as Record<string, unknown>);
+    if (own !== undefined) answer.id = own;
+    else if (language && typeof line.question === 'string') answer.id = ids.next(problemId(language, line.question));
   }
   return { name, answers, errors };
 }
@@ -228,6 +240,10 @@ function describeAnswers(name: string, text: string): AnswersFile {
 export class AppState {
   // ── dataset ────────────────────────────────────────────────────────────────────────────────
   dataset = $state.raw<Dataset>(demoDataset());
+  /** Records that repeat a question: all evaluated, or only the first copy of each. */
+  duplicateChoice = $state<DuplicateChoice>('keep-all');
+  /** Stored runs made before copies of a question had ids of their own, as loaded. */
+  private readonly legacyRuns = new Map<string, LegacyIds>();
   /** Languages to run; all of the dataset's languages when it loads. */
   languages = $state<string[]>([]);
   difficulties = $state<string[]>([...DIFFICULTIES]);
@@ -357,7 +373,8 @@ export class AppState {
     const difficulties = this.difficulties.length === DIFFICULTIES.length ? undefined : this.difficulties;
     // A language or difficulty filter with nothing ticked selects nothing.
     if (languages?.length === 0 || difficulties?.length === 0) return [];
-    return filterProblems(this.dataset.problems, { languages, difficulties, limit: this.limit ?? undefined });
+    const kept = applyDuplicateChoice(this.dataset.problems, this.dataset.duplicates, this.duplicateChoice);
+    return filterProblems(kept, { languages, difficulties, limit: this.limit ?? undefined });
   });
 
   summary: Summary = $derived(summarize([...this.results.values()]));
@@ -625,6 +642,11 @@ export class AppState {
       feedback: this.feedback,
       ...(source.kind === 'provider' && source.settings.completion ? { completion: true } : {}),
       ...(this.dataset.sha256 ? { datasetSha256: this.dataset.sha256 } : {}),
+      duplicates: {
+        choice: this.duplicateChoice,
+        questions: this.dataset.duplicates.length,
+        dropped: this.dataset.problems.length - applyDuplicateChoice(this.dataset.problems, this.dataset.duplicates, this.duplicateChoice).length,
+      },
       selection: {
         languages: [...this.languages],
         difficulties: [...this.difficulties],
@@ -669,6 +691,7 @@ export class AppState {
       finishedAt: now,
       state: 'failed',
       error,
+      legacy: null,
     };
   }
 
@@ -742,8 +765,12 @@ export class AppState {
     const store = await this.history.ready;
     const run = await store.getRun(id);
     if (!run) return null;
-    const [problems, results, answers] = await Promise.all([store.problems(id), store.results(id), store.answers(id)]);
-    return { run, problems, results: new Map(results.map((r) => [resultKey(r.id, sampleOf(r), turnOf(r)), r])), answers };
+    const [stored, results, answers] = await Promise.all([store.problems(id), store.results(id), store.answers(id)]);
+    // A run stored before copies of a question had ids of their own: the later copies get theirs.
+    const { problems, legacy } = legacyIds(run, stored);
+    this.legacyRuns.set(id, legacy);
+    const aligned = legacy?.shared ? alignResults(problems, results) : results;
+    return { run, problems, results: new Map(aligned.map((r) => [resultKey(r.id, sampleOf(r), turnOf(r)), r])), answers };
   }
 
   /** The stored run, its problems, results and answers: what the exports are made of. */
@@ -792,6 +819,7 @@ export class AppState {
       finishedAt: record.finishedAt,
       state: live ? 'running' : state,
       error: record.error,
+      legacy: this.legacyRuns.get(record.id) ?? null,
     };
     if (!live) this.counters = { ...emptyCounters(), inputTokens: record.counts.inputTokens, outputTokens: record.counts.outputTokens, reasoningTokens: record.counts.reasoningTokens, prices: record.source.kind === 'provider' ? record.source.prices : undefined };
   }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ExtractionMode } from '../core/extract';
 import type { FeedbackSource } from '../core/feedback';
 import { normalizeLanguage } from '../core/languages';
+import { DUPLICATE_CHOICES, type DuplicateChoice } from '../core/records';
 import { findPreset, PRESETS } from '../models/providers/presets';
 
 export const USAGE = `usage: npm run eval -- --data <file-or-url> --model <model> [options]
@@ -16,6 +17,7 @@ models:
 
 problems:
   [--languages python,javascript] [--difficulty easy,medium] [--limit N]
+  [--duplicates keep-all|keep-first]   records that repeat a question: each evaluated (default), or the first only
   [--mode compat|strict] [--concurrency N] [--timeout SECONDS]
 
 provider (real models):
@@ -94,6 +96,8 @@ export interface CliOptions {
   charts?: string;
   /** A Lite dataset whose problems are compared with the rest (--lite). */
   lite?: string;
+  /** Records that repeat a question: all evaluated, or only the first copy (--duplicates). */
+  duplicates: DuplicateChoice;
 }
 
 export class UsageError extends Error {}
@@ -155,6 +159,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         completion: { type: 'boolean', default: false },
         charts: { type: 'string' },
         lite: { type: 'string' },
+        duplicates: { type: 'string', default: 'keep-all' },
       },
       strict: true,
       allowPositionals: false,
@@ -192,6 +197,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     if (findPreset(provider.preset)!.kind !== 'openai') throw new UsageError(`--completion needs an OpenAI-compatible server (/v1/completions), not ${provider.preset}`);
     if (turns > 1) throw new UsageError('--completion has no conversation: --turns above 1 needs chat mode');
   }
+  if (!DUPLICATE_CHOICES.includes(values.duplicates as DuplicateChoice)) throw new UsageError(`--duplicates must be keep-all or keep-first, got "${values.duplicates}"`);
   return {
     data: values.data,
     model: values.model,
@@ -213,6 +219,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     completion: values.completion === true,
     ...(values.charts ? { charts: values.charts } : {}),
     ...(values.lite ? { lite: values.lite } : {}),
+    duplicates: values.duplicates as DuplicateChoice,
   };
 }
 

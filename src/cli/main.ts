@@ -9,7 +9,7 @@ import { buildManifest } from '../core/manifest';
 import { summarize } from '../core/metrics';
 import { firstAttempts, pass1ByTurn, passAtK, reportedKs } from '../core/passk';
 import { SYSTEM_PROMPT } from '../core/prompt';
-import { filterProblems, formatLoadError, parseDataset, type Problem } from '../core/records';
+import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, type LoadedDataset, type Problem } from '../core/records';
 import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { meteredModel, type Meter } from '../models/meter';
 import { AuthenticationError, type Model } from '../models/types';
@@ -76,16 +76,33 @@ function assemble(problems: readonly Problem[], fresh: readonly ProblemResult[],
   return { results, lines };
 }
 
+/** parseDataset, with a clash of own ids as a data error. */
+function parse(text: string, source: string): LoadedDataset {
+  try {
+    return parseDataset(text);
+  } catch (e) {
+    if (e instanceof DuplicateIdError) throw new DataError(`${source}: ${e.message}`);
+    throw e;
+  }
+}
+
 async function main(options: CliOptions): Promise<void> {
   const datasetText = await readText(options.data);
-  const dataset = parseDataset(datasetText);
+  const dataset = parse(datasetText, options.data);
   for (const e of dataset.errors.slice(0, 10)) console.error(`${options.data}: ${formatLoadError(e)}`);
   if (dataset.errors.length > 10) console.error(`${options.data}: … and ${dataset.errors.length - 10} more bad lines`);
   const unknown = Object.entries(dataset.unknownLanguages);
   if (unknown.length) console.error(`unknown language ids: ${unknown.map(([l, n]) => `${l} (${n})`).join(', ')}`);
   if (!dataset.problems.length) throw new DataError(`${options.data} holds no valid AutoCodeBench records`);
-  const problems = filterProblems(dataset.problems, { languages: options.languages, difficulties: options.difficulties, limit: options.limit });
-  const lite = options.lite ? new Set(parseDataset(await readText(options.lite)).problems.map((p) => p.id)) : undefined;
+  const kept = applyDuplicateChoice(dataset.problems, dataset.duplicates, options.duplicates);
+  if (dataset.duplicates.length) {
+    const what = options.duplicates === 'keep-all'
+      ? 'each record is evaluated and counted once (--duplicates keep-first keeps only the first copy)'
+      : `only the first copy is kept: ${dataset.problems.length - kept.length} record(s) left out`;
+    console.error(`${options.data}: ${formatDuplicates(dataset.duplicates)}; ${what}`);
+  }
+  const problems = filterProblems(kept, { languages: options.languages, difficulties: options.difficulties, limit: options.limit });
+  const lite = options.lite ? new Set(parse(await readText(options.lite), options.lite).problems.map((p) => p.id)) : undefined;
   if (lite && !lite.size) throw new DataError(`${options.lite} holds no valid AutoCodeBench records`);
   const { samples, turns } = options;
   const keyed = samples > 1 || turns > 1;
@@ -166,6 +183,7 @@ async function main(options: CliOptions): Promise<void> {
       datasetText,
       problems: problems.length,
       selection: { languages: options.languages, difficulties: options.difficulties, ...(options.limit !== undefined ? { limit: options.limit } : {}) },
+      duplicates: { choice: options.duplicates, questions: dataset.duplicates.length, dropped: dataset.problems.length - kept.length },
       model: model.id,
       ...(settings ? { provider: { kind: settings.kind, baseUrl: settings.baseUrl, model: settings.model } } : {}),
       settings: {

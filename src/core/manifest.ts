@@ -13,6 +13,7 @@ import type { FeedbackSource } from './feedback';
 import { summarize } from './metrics';
 import { curveKs, firstAttempts, pass1ByTurn, passAtK, reportedKs } from './passk';
 import { SYSTEM_PROMPT } from './prompt';
+import type { DuplicateChoice } from './records';
 import type { ProblemResult } from './results';
 
 export const BENCHTOP_VERSION: string = version;
@@ -47,6 +48,8 @@ export interface ManifestInput {
   /** Problems selected for the run. */
   problems: number;
   selection: { languages: string[]; difficulties: string[]; limit?: number };
+  /** Records that repeat a question, and what was done with them (absent: not known, e.g. an older stored run). */
+  duplicates?: ManifestDuplicates;
   model: string;
   provider?: { kind: string; baseUrl: string; model: string };
   settings: ManifestSettings;
@@ -58,6 +61,14 @@ export interface ManifestInput {
   created: string;
 }
 
+export interface ManifestDuplicates {
+  choice: DuplicateChoice;
+  /** Questions that more than one record of the file holds. */
+  questions: number;
+  /** Records left out as later copies (keep-first), else 0. */
+  dropped: number;
+}
+
 const figure = (v: number) => (Number.isNaN(v) ? null : Math.round(v * 1e6) / 1e6);
 
 export interface RunManifest {
@@ -65,7 +76,7 @@ export interface RunManifest {
   format_version: 2;
   benchtop: string;
   created: string;
-  dataset: { source: string; sha256: string; problems: number; selection: ManifestInput['selection'] };
+  dataset: { source: string; sha256: string; problems: number; selection: ManifestInput['selection']; duplicates: ManifestDuplicates | null };
   model: string;
   provider: ManifestInput['provider'] | null;
   settings: Record<string, unknown>;
@@ -86,7 +97,7 @@ export function buildManifest(input: ManifestInput): RunManifest {
     format_version: 2,
     benchtop: BENCHTOP_VERSION,
     created: input.created,
-    dataset: { source: input.datasetSource, sha256: sha256Hex(input.datasetText), problems: input.problems, selection: input.selection },
+    dataset: { source: input.datasetSource, sha256: sha256Hex(input.datasetText), problems: input.problems, selection: input.selection, duplicates: input.duplicates ?? null },
     model: input.model,
     provider: input.provider ?? null,
     settings: {

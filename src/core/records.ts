@@ -1,6 +1,6 @@
 /** Loading AutoCodeBench JSONL records (SPEC §1) with per-line error reporting. */
 import { normalizeLanguage, type LanguageId } from './languages';
-import { problemId } from './ids';
+import { AMBIGUOUS_ID, IdAssigner, ownId, problemId } from './ids';
 
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
@@ -43,6 +43,23 @@ export interface LoadedDataset {
   warnings?: LoadError[];
   /** Errors past the first MAX_LISTED_ERRORS: counted, not listed. */
   moreErrors?: number;
+  /** Questions (same language and question) that more than one record holds: their lines, in order. */
+  duplicates: DuplicateGroup[];
+}
+
+export interface DuplicateGroup {
+  /** The question's content id (problemId). */
+  contentId: string;
+  /** 1-based lines of the records that hold it; the first is the first copy. */
+  lines: number[];
+}
+
+/** Two records claim the same own id (`id` or `task_id`): the dataset cannot be loaded. */
+export class DuplicateIdError extends Error {
+  override name = 'DuplicateIdError';
+  constructor(readonly id: string, readonly lines: [number, number]) {
+    super(`duplicate id "${clip(id)}": lines ${lines[0]} and ${lines[1]} both carry it (a record's id or task_id must be unique)`);
+  }
 }
 
 /** At most this many errors (and as many warnings) are kept with their messages. */
@@ -77,6 +94,11 @@ class DatasetBuilder {
   readonly unknownLanguages: Record<string, number> = Object.create(null) as Record<string, number>;
   private moreErrors = 0;
   private moreWarnings = 0;
+  /** Per problem: its content id, and whether it carries its own id. */
+  private readonly contentIds: string[] = [];
+  private readonly hasOwn: boolean[] = [];
+  /** Own id → the line that carries it. */
+  private readonly ownIds = new Map<string, number>();
 
   error(line: number, message: string): void {
     if (this.errors.length < MAX_LISTED_ERRORS) this.errors.push({ line, message });
@@ -108,8 +130,21 @@ class DatasetBuilder {
       return;
     }
     const { record, language } = checked;
+    const own = ownId(record);
+    if (own !== undefined && AMBIGUOUS_ID.test(own)) {
+      this.error(line, `id "${clip(own)}" ends like a sample and turn key (#s<n>#t<n>): choose another`);
+      return;
+    }
+    if (own !== undefined) {
+      const first = this.ownIds.get(own);
+      if (first !== undefined) throw new DuplicateIdError(own, [first, line]);
+      this.ownIds.set(own, line);
+    }
+    this.contentIds.push(problemId(language, record.question));
+    this.hasOwn.push(own !== undefined);
     this.problems.push({
-      id: typeof record.id === 'string' && record.id ? record.id : problemId(language, record.question),
+      // Final ids are given in result(), once every record's own id is known.
+      id: own ?? '',
       index: this.problems.length,
       line,
       language,
@@ -118,8 +153,23 @@ class DatasetBuilder {
     });
   }
 
+  /** Gives records without an own id theirs (IdAssigner) and groups the repeated questions. */
+  private assignIds(): DuplicateGroup[] {
+    const assigner = new IdAssigner(this.ownIds.keys());
+    const lines = new Map<string, number[]>();
+    this.problems.forEach((p, i) => {
+      const contentId = this.contentIds[i]!;
+      if (!this.hasOwn[i]) p.id = assigner.next(contentId);
+      const list = lines.get(contentId);
+      if (list) list.push(p.line);
+      else lines.set(contentId, [p.line]);
+    });
+    return [...lines].filter(([, l]) => l.length > 1).map(([contentId, l]) => ({ contentId, lines: l }));
+  }
+
   result(): LoadedDataset {
-    const dataset: LoadedDataset = { problems: this.problems, errors: this.errors, unknownLanguages: { ...this.unknownLanguages } };
+    const duplicates = this.assignIds();
+    const dataset: LoadedDataset = { problems: this.problems, errors: this.errors, unknownLanguages: { ...this.unknownLanguages }, duplicates };
     if (this.warnings.length) dataset.warnings = this.warnings;
     if (this.moreWarnings) this.warnings.push({ line: this.warnings.at(-1)!.line, message: `… and ${this.moreWarnings} more lines with warnings` });
     if (this.moreErrors) dataset.moreErrors = this.moreErrors;
@@ -127,7 +177,10 @@ class DatasetBuilder {
   }
 }
 
-/** Parses JSONL text. A bad line is reported as `line N: <what is wrong>`; the rest still loads. */
+/**
+ * Parses JSONL text. A bad line is reported as `line N: <what is wrong>`; the rest still loads.
+ * Throws DuplicateIdError when two records carry the same own id.
+ */
 export function parseDataset(text: string): LoadedDataset {
   const builder = new DatasetBuilder();
   text.replace(/^\uFEFF/, '').split('\n').forEach((raw, i) => builder.line(raw, i + 1));
@@ -282,8 +335,8 @@ const SLICE_BYTES = 64 << 10;
 
 /**
  * Parses a JSONL byte stream (a File's or a fetch Response's body, or any async iterable of
- * chunks). Rejects with an AbortError when `signal` aborts; otherwise never rejects for the
- * content: every problem with it is a line error or warning in the result.
+ * chunks). Rejects with an AbortError when `signal` aborts, and with DuplicateIdError when two
+ * records carry the same own id; every other problem with the content is a line error or warning.
  */
 export async function parseDatasetStream(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
@@ -344,4 +397,35 @@ export function filterProblems(problems: readonly Problem[], filter: ProblemFilt
   const diffs = filter.difficulties?.length ? new Set(filter.difficulties.map((d) => d.toLowerCase())) : null;
   const kept = problems.filter((p) => (!langs || langs.has(p.language)) && (!diffs || diffs.has(p.difficulty)));
   return filter.limit !== undefined && filter.limit >= 0 ? kept.slice(0, filter.limit) : kept;
+}
+
+// ── repeated questions ────────────────────────────────────────────────────────────────────────
+
+/** What to do with records that repeat a question: evaluate every one, or only the first copy. */
+export type DuplicateChoice = 'keep-all' | 'keep-first';
+export const DUPLICATE_CHOICES: readonly DuplicateChoice[] = ['keep-all', 'keep-first'];
+
+/** "4 and 9", "5, 12 and 20"; a long list is cut: "1, 5, 9, 12, 20, … (3000 copies)". */
+function listLines(lines: readonly number[]): string {
+  if (lines.length > 6) return `${lines.slice(0, 5).join(', ')}, … (${lines.length} copies)`;
+  return lines.length === 2 ? `${lines[0]} and ${lines[1]}` : `${lines.slice(0, -1).join(', ')} and ${lines.at(-1)}`;
+}
+
+/** "2 questions appear more than once: lines 4 and 9; lines 5, 12 and 20" (the first `shown` groups). */
+export function formatDuplicates(groups: readonly DuplicateGroup[], shown = 5): string {
+  const n = groups.length;
+  const listed = groups.slice(0, shown).map((g) => `lines ${listLines(g.lines)}`).join('; ');
+  return `${n} question${n === 1 ? ' appears' : 's appear'} more than once: ${listed}${n > shown ? `; … and ${n - shown} more` : ''}`;
+}
+
+/** Records that are later copies of a question (dropped by keep-first). */
+export function laterCopies(groups: readonly DuplicateGroup[]): Set<number> {
+  return new Set(groups.flatMap((g) => g.lines.slice(1)));
+}
+
+/** The problems a choice keeps: all of them, or each question's first copy (positions unchanged). */
+export function applyDuplicateChoice(problems: readonly Problem[], groups: readonly DuplicateGroup[], choice: DuplicateChoice): Problem[] {
+  if (choice === 'keep-all' || groups.length === 0) return [...problems];
+  const later = laterCopies(groups);
+  return problems.filter((p) => !later.has(p.line));
 }

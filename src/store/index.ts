@@ -6,6 +6,7 @@ import type { RunStore } from './types';
 export * from './types';
 export { IndexedDbRunStore } from './indexeddb';
 export { MemoryRunStore } from './memory';
+export { alignResults, describeLegacy, legacyIds, type LegacyIds } from './legacy';
 
 export interface OpenedStore {
   store: RunStore;

@@ -14,6 +14,7 @@
 import type { ExtractionMode } from '../core/extract';
 import type { FeedbackSource } from '../core/feedback';
 import type { LanguageId } from '../core/languages';
+import type { ManifestDuplicates } from '../core/manifest';
 import type { Problem } from '../core/records';
 import { sampleOf, turnOf, type ProblemResult } from '../core/results';
 import type { Prices, ProviderKind } from '../models/providers';
@@ -110,6 +111,12 @@ export interface RunRecord {
   datasetSha256?: string;
   /** The language / difficulty / first-N filters the problems were selected with. */
   selection?: { languages: string[]; difficulties: string[]; limit?: number };
+  /**
+   * Records of the dataset that repeated a question, and whether all or only the first copies
+   * were kept. Absent in runs stored before records that share a question got ids of their own
+   * (legacy.ts reads those).
+   */
+  duplicates?: ManifestDuplicates;
 }
 
 /** A model answer, stored before it is evaluated. */

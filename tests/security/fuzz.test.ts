@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractCode, stripThinking, type ExtractionMode } from '../../src/core/extract';
 import { LANGUAGE_IDS, normalizeLanguage, type LanguageId } from '../../src/core/languages';
-import { DatasetStreamParser, formatLoadError, MAX_LISTED_ERRORS, parseDataset, parseDatasetStream, type LoadedDataset } from '../../src/core/records';
+import { DatasetStreamParser, DuplicateIdError, formatLoadError, MAX_LISTED_ERRORS, parseDataset, parseDatasetStream, type LoadedDataset } from '../../src/core/records';
 
 /** Runs within a fixed time: enough cases to find what is easy to find, bounded for CI. */
 const BUDGET = { numRuns: 10_000, interruptAfterTimeLimit: 4_000, markInterruptAsFailure: false } as const;
@@ -60,6 +60,13 @@ function checkDataset(d: LoadedDataset, lineCount: number): void {
     expect(typeof p.id).toBe('string');
     expect(p.id.length).toBeGreaterThan(0);
   }
+  // Every record its own id, whatever the file repeats.
+  expect(new Set(d.problems.map((p) => p.id)).size).toBe(d.problems.length);
+  const lines = new Set(d.problems.map((p) => p.line));
+  for (const g of d.duplicates) {
+    expect(g.lines.length).toBeGreaterThan(1);
+    for (const l of g.lines) expect(lines.has(l)).toBe(true);
+  }
   for (const [language, n] of Object.entries(d.unknownLanguages)) {
     expect(typeof language).toBe('string');
     expect(n).toBeGreaterThan(0);
@@ -85,13 +92,27 @@ const comparable = (d: LoadedDataset) => ({
   problems: d.problems.map((p) => [p.line, p.id, p.language, p.difficulty, p.record]),
   errors: d.errors,
   unknownLanguages: { ...d.unknownLanguages },
+  duplicates: d.duplicates,
 });
+
+/** The one content error that stops a load: two records carrying the same own id. */
+function orClash<T>(parse: () => T): T | { clash: string } {
+  try {
+    return parse();
+  } catch (e) {
+    expect(e).toBeInstanceOf(DuplicateIdError);
+    expect((e as DuplicateIdError).lines[0]).toBeLessThan((e as DuplicateIdError).lines[1]);
+    return { clash: (e as Error).message };
+  }
+}
+const isClash = (v: object): v is { clash: string } => 'clash' in v;
 
 describe('fuzz: the JSONL loader', () => {
   it('never throws on random lines, and names the line of every problem', () => {
     fc.assert(
       fc.property(jsonl, (text) => {
-        const d = parseDataset(text);
+        const d = orClash(() => parseDataset(text));
+        if (isClash(d)) return;
         checkDataset(d, text.split('\n').length);
         expect(d.problems.length + d.errors.length).toBeLessThanOrEqual(text.split('\n').length);
       }),
@@ -102,7 +123,8 @@ describe('fuzz: the JSONL loader', () => {
   it('never throws on random bytes, streamed in random chunks', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 400 }), fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 8 }), (bytes, sizes) => {
-        const d = parseInChunks(bytes, sizes);
+        const d = orClash(() => parseInChunks(bytes, sizes));
+        if (isClash(d)) return;
         let newlines = 1;
         for (const b of bytes) if (b === 0x0a) newlines++;
         checkDataset(d, newlines);
@@ -115,7 +137,9 @@ describe('fuzz: the JSONL loader', () => {
     fc.assert(
       fc.property(jsonl, fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 6 }), (text, sizes) => {
         const bytes = new TextEncoder().encode(text);
-        expect(comparable(parseInChunks(bytes, sizes))).toEqual(comparable(parseDataset(text)));
+        const streamed = orClash(() => parseInChunks(bytes, sizes));
+        const whole = orClash(() => parseDataset(text));
+        expect(isClash(streamed) ? streamed : comparable(streamed)).toEqual(isClash(whole) ? whole : comparable(whole));
       }),
       BUDGET,
     );

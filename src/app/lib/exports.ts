@@ -149,6 +149,7 @@ export function manifest(data: RunData, environment: Record<string, string> = br
     datasetText: '',
     problems: run.problemCount,
     selection: run.selection ?? { languages: [...run.languages], difficulties: [] },
+    ...(run.duplicates ? { duplicates: run.duplicates } : {}),
     model: run.modelId,
     ...(ps ? { provider: { kind: ps.kind, baseUrl: ps.baseUrl, model: ps.model } } : {}),
     settings: {
