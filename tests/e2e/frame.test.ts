@@ -56,7 +56,7 @@ const STORAGE_ATTACK = `(async () => {
     done.push('indexedDB written');
   } catch (e) { done.push('indexedDB refused'); }
   try {
-    await (await caches.open('benchtop-pwned')).put('/pwned', new Response('x'));
+    await (await caches.open('benchtop-pwned')).put(self.origin + '/pwned', new Response('x'));
     done.push('caches written');
   } catch (e) { done.push('caches refused'); }
   postMessage({ type: 'ready', description: 'attack ran: ' + done.join('; ') });
