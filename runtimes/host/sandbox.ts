@@ -12,9 +12,9 @@
  * per language per frame.
  *
  * A program can kill the frame's renderer (exhausting V8's heap from Python through pyodide.ffi,
- * say); no event tells the page. So the page pings the frame: one that has not answered for
- * FRAME_DEAD_MS is dead, every worker in it exits (the pool turns the programs they were running
- * into RUNTIME_ERROR and asks for new workers), and the next spawn opens a fresh frame.
+ * say); no event tells the page. So the page pings the frame: one that stops answering is dead,
+ * every worker in it exits (the pool turns the programs they were running into RUNTIME_ERROR and
+ * asks for new workers), and the next spawn opens a fresh frame.
  */
 import type { LanguageId } from '../../src/core/languages';
 import type { WorkerHandle } from './pool';
@@ -48,13 +48,15 @@ const FRAME_START_MS = 10_000;
 /** The page pings its frame this often… */
 const PING_MS = 500;
 /**
- * …and a frame that leaves a ping unanswered this long is dead. Its main thread runs no program
- * (those run in its workers) and only relays messages, so on a loaded machine it still answers
- * within milliseconds; the margin is for a busy machine. (Timers of a hidden page may be slowed
- * to one a minute: the check compares against the time the ping was sent, so a slow timer does
- * not make a live frame look dead.)
+ * …and a frame that leaves a ping unanswered this long is asked once more, and dead if it leaves
+ * that one unanswered for CONFIRM_MS too. Its main thread runs no program (those run in its
+ * workers) and only relays messages, so even on a loaded machine it answers within milliseconds.
+ * The second ping is for the page's own stalls: after a long task, or with a hidden tab's timers
+ * slowed to one a minute, the answer may still be queued when the check runs; the second ping is
+ * sent while this page is demonstrably running, so its answer cannot be stuck behind our own stall.
  */
-const FRAME_DEAD_MS = 3_000;
+const FRAME_SILENT_MS = 2_000;
+const CONFIRM_MS = 1_500;
 
 /** One sandbox frame and the channel to it; replaced as a whole when it dies. */
 interface Frame {
@@ -65,7 +67,9 @@ interface Frame {
   code: Map<string, Promise<void>>;
   workers: Set<number>;
   heartbeat: ReturnType<typeof setInterval> | null;
+  /** When the unanswered ping was sent (null: none), and whether it is the second one. */
   pingSent: number | null;
+  confirming: boolean;
 }
 
 export class RuntimeSandbox {
@@ -139,7 +143,7 @@ export class RuntimeSandbox {
     element.dataset.testid = 'runtime-sandbox';
     element.style.display = 'none';
     element.src = this.sources.page;
-    const frame: Frame = { element, port: null, started: Promise.resolve(), files: new Map(), code: new Map(), workers: new Set(), heartbeat: null, pingSent: null };
+    const frame: Frame = { element, port: null, started: Promise.resolve(), files: new Map(), code: new Map(), workers: new Set(), heartbeat: null, pingSent: null, confirming: false };
     frame.started = new Promise<void>((resolve, reject) => {
       let loaded = false;
       element.addEventListener('load', () => {
@@ -171,6 +175,7 @@ export class RuntimeSandbox {
       frame.heartbeat ??= setInterval(() => this.checkFrame(frame), PING_MS);
     } else if (m.kind === 'pong') {
       frame.pingSent = null;
+      frame.confirming = false;
     } else if (m.kind === 'message') {
       if (frame.workers.has(m.worker)) this.handlers.get(m.worker)?.message?.(m.message);
     } else if (m.kind === 'exit') {
@@ -182,15 +187,18 @@ export class RuntimeSandbox {
     }
   }
 
-  /** Pings the frame; one that left the last ping unanswered for FRAME_DEAD_MS has died. */
+  /** Pings the frame; one that leaves two pings in a row unanswered (see FRAME_SILENT_MS) has died. */
   private checkFrame(frame: Frame): void {
     const now = performance.now();
-    if (frame.pingSent === null) {
+    const ping = () => {
       frame.pingSent = now;
       this.send(frame, { kind: 'ping' });
-    } else if (now - frame.pingSent > FRAME_DEAD_MS) {
-      this.frameDied(frame);
-    }
+    };
+    if (frame.pingSent === null) return ping();
+    if (now - frame.pingSent <= (frame.confirming ? CONFIRM_MS : FRAME_SILENT_MS)) return;
+    if (frame.confirming) return this.frameDied(frame);
+    frame.confirming = true;
+    ping();
   }
 
   /** Every worker of a dead frame exits; the next spawn opens a new frame. */
