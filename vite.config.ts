@@ -3,6 +3,7 @@ import { copyFileSync, cpSync, createReadStream, linkSync, mkdirSync, readdirSyn
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { SANDBOX_HEADER_POLICY, SANDBOX_PAGE, sandboxHtml } from './runtimes/host/sandbox-page.js';
@@ -43,11 +44,16 @@ function catalogFiles(): Map<string, string> {
  * The sha256 of each runtime file, compiled into the page (RUNTIME_FILE_HASHES): the page asks for
  * `…?v=<hash>`, so the browser's cache of runtime files (runtime-files.ts) never serves a stale
  * file after an update, and checks every file against it before use, so a rewritten cache entry
- * is never run (docs/security.md).
+ * is never run (docs/security.md). A `.gz` file has two: some servers (vite preview among them)
+ * send it with `content-encoding: gzip`, and the browser hands over the unpacked bytes.
  */
-function runtimeFileHashes(): Record<string, string> {
-  const hashes: Record<string, string> = {};
-  for (const [path, file] of catalogFiles()) hashes[path] = createHash('sha256').update(readFileSync(file)).digest('hex');
+function runtimeFileHashes(): Record<string, string[]> {
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const hashes: Record<string, string[]> = {};
+  for (const [path, file] of catalogFiles()) {
+    const bytes = readFileSync(file);
+    hashes[path] = path.endsWith('.gz') ? [sha256(bytes), sha256(gunzipSync(bytes))] : [sha256(bytes)];
+  }
   return hashes;
 }
 

@@ -21,7 +21,7 @@ export interface BrowserExecutorOptions {
 // One classic worker script per language (workers/<language>.ts), so a Python worker never
 // parses the other runtimes.
 /** sha256 (hex) of each runtime file, compiled in by vite.config.ts: cached copies are checked against it. */
-declare const RUNTIME_FILE_HASHES: Record<string, string>;
+declare const RUNTIME_FILE_HASHES: Record<string, string[]>;
 
 const workerScripts = import.meta.glob<string>('./workers/*.ts', { query: '?worker&url', import: 'default', eager: true });
 
@@ -37,8 +37,8 @@ function workerUrl(language: LanguageId): string {
 /** Where each runtime file is served on the app's own origin (vite.config.ts puts them there). */
 function runtimeFileUrls(language: LanguageId): Record<string, RuntimeFile> {
   return Object.fromEntries(Object.entries(CATALOG[language]?.files ?? {}).map(([name, path]) => {
-    const sha256 = RUNTIME_FILE_HASHES[runtimeFilePath(path)] ?? '';
-    return [name, { url: ownUrl(`${import.meta.env.BASE_URL}${runtimeFilePath(path)}?v=${sha256}`), sha256 }];
+    const sha256 = RUNTIME_FILE_HASHES[runtimeFilePath(path)] ?? [];
+    return [name, { url: ownUrl(`${import.meta.env.BASE_URL}${runtimeFilePath(path)}?v=${sha256[0] ?? ''}`), sha256 }];
   }));
 }
 

@@ -8,8 +8,11 @@
 
 export interface RuntimeFile {
   url: string;
-  /** Hex sha256 of the file, from the build; empty: not checked. */
-  sha256: string;
+  /**
+   * Hex sha256 of the file, from the build (a `.gz` file has a second: of its unpacked bytes, which
+   * is what a server that sends it with `content-encoding: gzip` delivers); empty: not checked.
+   */
+  sha256: readonly string[];
 }
 
 /** Runtime files are kept in the browser's Cache Storage: a second visit downloads nothing. */
@@ -96,13 +99,13 @@ async function readWithProgress(response: Response, onChunk: (bytes: number) => 
 }
 
 /**
- * Whether `bytes` hash to `sha256` (hex). Without Web Crypto (an insecure origin, which has no
+ * Whether `bytes` hash to one of `sha256` (hex). Without Web Crypto (an insecure origin, which has no
  * Cache Storage either) only the network is left, the same origin the app's own scripts come from.
  */
-async function hashMatches(bytes: ArrayBuffer, sha256: string): Promise<boolean> {
-  if (!sha256 || typeof crypto === 'undefined' || !crypto.subtle) return true;
+async function hashMatches(bytes: ArrayBuffer, sha256: readonly string[]): Promise<boolean> {
+  if (!sha256.length || typeof crypto === 'undefined' || !crypto.subtle) return true;
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('') === sha256;
+  return sha256.includes([...digest].map((b) => b.toString(16).padStart(2, '0')).join(''));
 }
 
 export async function fetchResponse(url: string, cache: RequestCache = 'default'): Promise<Response> {
