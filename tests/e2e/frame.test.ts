@@ -280,6 +280,10 @@ describe('the runtime sandbox frame serves the app alone and survives its render
     const outcomes = JSON.parse(await read(outcomesScript));
     console.log(`outcomes after the crash (${((Date.now() - killedAt) / 1000).toFixed(1)} s): ${JSON.stringify(outcomes)}`);
     expect(outcomes).toEqual({ crashed: 'RUNTIME_ERROR', 'right-after': 'PASSED', 'wrong-after': 'RUNTIME_ERROR', 'js-right-after': 'PASSED', 'js-wrong-after': 'RUNTIME_ERROR' });
+    // The crash is what ended it, and the detail says so.
+    await read(`document.querySelector('[data-testid="problem-row"][data-id="crashed"]').click()`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await read(`document.querySelector('[data-testid="problem-detail"]')?.textContent ?? ''`)).toContain('the runtime sandbox frame stopped answering');
     // A new frame took over; the dead one is gone.
     expect(Number(await read(`String(document.querySelectorAll('iframe[data-testid="runtime-sandbox"]').length)`))).toBe(1);
     await context.close();
