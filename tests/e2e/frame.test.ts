@@ -265,7 +265,7 @@ describe('the runtime sandbox frame serves the app alone and survives its render
     // The first Python worker is ready (it ran the demo run and took the full run at once) when
     // the pool starts the second one.
     await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:null/')).length, { timeout: 120_000, interval: 100 }).toBeGreaterThanOrEqual(2);
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(2000);
     expect(await page.locator('[data-testid="problem-row"][data-id="crashed"]').getAttribute('data-outcome')).toBe('RUNNING');
     const frame = page.frames().find((f) => f.url().endsWith('/sandbox.html'));
     expect(frame, 'the runtime sandbox frame').toBeTruthy();
