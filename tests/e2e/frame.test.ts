@@ -7,6 +7,7 @@
  *   Cache Storage: the frame never answers and nothing is written. Served twice: by `vite preview`
  *   (which adds the sandbox page's headers) and by a bare file server (a static host that sets no
  *   header), where only the frame's own checks stand;
+ * - a runtime file served with other bytes than the build's is refused with its name, not cached;
  * - a rewritten Cache Storage entry of Pyodide is detected, dropped and downloaded again;
  * - the frame's renderer, killed mid-run (CDP Page.crash on the frame's own process), turns the
  *   running problem into RUNTIME_ERROR, and the following problems get their verdicts in a new frame.
@@ -15,9 +16,10 @@
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
@@ -101,6 +103,10 @@ const PY_WRONG = "def solve():\n    raise ValueError('wrong')";
 const JS_RIGHT = 'function solve() {\n  return 1;\n}';
 const JS_WRONG = "function solve() {\n  throw new RangeError('wrong');\n}";
 
+/** The bare server's copy of this file is not the build's. */
+const TAMPERED = '/runtimes/pyodide/pyodide.asm.wasm';
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
+
 /** sha256 of a file of the build, as served under `path` (the URL's path). */
 const builtHash = (path: string) => createHash('sha256').update(readFileSync(`${root}dist${decodeURIComponent(path)}`)).digest('hex');
 
@@ -124,8 +130,13 @@ describe('the runtime sandbox frame serves the app alone and survives its render
     server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
     origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
     bare = createServer((req, res) => {
-      if (req.url === '/sandbox.html') res.setHeader('content-type', 'text/html').end(readFileSync(`${root}dist/sandbox.html`));
-      else res.setHeader('content-type', 'text/html').end('<!doctype html><title>app origin</title>');
+      const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/$/, '/index.html');
+      const file = join(root, 'dist', path);
+      if (!file.startsWith(join(root, 'dist') + '/') || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
+      res.setHeader('content-type', TYPES[extname(file)] ?? 'application/octet-stream');
+      // A host whose copy of Pyodide is not the build's: right size, wrong bytes.
+      if (path === TAMPERED) return void res.end(Buffer.alloc(statSync(file).size, 0x61));
+      res.end(readFileSync(file));
     });
     bareOrigin = await listen(bare);
     attacker = createServer((_req, res) => res.setHeader('content-type', 'text/html').end(attackerHtml([`${origin}/sandbox.html`, `${bareOrigin}/sandbox.html`])));
@@ -142,7 +153,7 @@ describe('the runtime sandbox frame serves the app alone and survives its render
   /** The app's storage at `at`, seen from a page of that origin. */
   async function storageAt(context: BrowserContext, at: string): Promise<{ databases: string[]; caches: string[] }> {
     const page = await context.newPage();
-    await page.goto(`${at}/${at === origin ? '' : 'blank'}`);
+    await page.goto(`${at}/`);
     const found = await page.evaluate(async () => ({
       databases: (await indexedDB.databases()).map((d) => d.name ?? ''),
       caches: await caches.keys(),
@@ -240,6 +251,25 @@ describe('the runtime sandbox frame serves the app alone and survives its render
     });
     expect(cached.map(([p]) => p).sort()).toEqual([...rewritten].sort());
     for (const [path, hash] of cached) expect(hash, path).toBe(builtHash(path));
+    await context.close();
+  });
+
+  it("refuses a runtime file from the network that is not the build's, naming it, and does not cache it", { timeout: 180_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${bareOrigin}/`);
+    await page.getByTestId('run-button').waitFor();
+    await runSet(page, record('right', 'python', PY_RIGHT), { timeLimit: 20 });
+    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 120_000 });
+    expect(JSON.parse(await page.evaluate(outcomesScript))).toEqual({ right: 'INFRA_ERROR' });
+    await page.getByTestId('problem-row').first().click();
+    expect(await page.getByTestId('problem-detail').textContent()).toMatch(/pyodide\.asm\.wasm\?v=[0-9a-f]{64} is not the file this app was built with/);
+    const cached = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) urls.push(new URL(r.url).pathname);
+      return urls;
+    });
+    expect(cached).not.toContain(TAMPERED);
     await context.close();
   });
 
