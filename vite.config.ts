@@ -3,9 +3,10 @@ import { copyFileSync, cpSync, createReadStream, linkSync, mkdirSync, readdirSyn
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { SANDBOX_PAGE, sandboxHtml } from './runtimes/host/sandbox-page.js';
+import { SANDBOX_HEADER_POLICY, SANDBOX_PAGE, sandboxHtml } from './runtimes/host/sandbox-page.js';
 import { CATALOG, runtimeFilePath } from './runtimes/host/catalog.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -40,14 +41,20 @@ function catalogFiles(): Map<string, string> {
 }
 
 /**
- * A short content hash per runtime file, compiled into the page (RUNTIME_FILE_VERSIONS): the page
- * asks for `…?v=<hash>`, so the browser's cache of runtime files (sandbox.ts) never serves a stale
- * file after an update.
+ * The sha256 of each runtime file, compiled into the page (RUNTIME_FILE_HASHES): the page asks for
+ * `…?v=<hash>`, so the browser's cache of runtime files (runtime-files.ts) never serves a stale
+ * file after an update, and checks every file against it before use, so a rewritten cache entry
+ * is never run (docs/security.md). A `.gz` file has two: some servers (vite preview among them)
+ * send it with `content-encoding: gzip`, and the browser hands over the unpacked bytes.
  */
-function runtimeFileVersions(): Record<string, string> {
-  const versions: Record<string, string> = {};
-  for (const [path, file] of catalogFiles()) versions[path] = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
-  return versions;
+function runtimeFileHashes(): Record<string, string[]> {
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const hashes: Record<string, string[]> = {};
+  for (const [path, file] of catalogFiles()) {
+    const bytes = readFileSync(file);
+    hashes[path] = path.endsWith('.gz') ? [sha256(bytes), sha256(gunzipSync(bytes))] : [sha256(bytes)];
+  }
+  return hashes;
 }
 
 /**
@@ -90,15 +97,30 @@ function runtimeFiles(): Plugin {
  * The runtime sandbox page (runtimes/host/sandbox-page.ts): emitted as dist/sandbox.html by a
  * build, served by the dev server. Its Content Security Policy is a <meta> in the page itself,
  * with the hash of its one script, so any static host serves the wall as is (docs/security.md).
+ * Where we serve it ourselves (dev server, `vite preview`), headers add what only a header can:
+ * only the app's own origin may frame it, and it is sandboxed even if framed without the
+ * attribute. (The frame's script refuses to run unsandboxed or for another parent either way.)
  */
 function runtimeSandboxPage(): Plugin {
+  const headers = (res: { setHeader(name: string, value: string): unknown }) => {
+    res.setHeader('content-security-policy', SANDBOX_HEADER_POLICY);
+    res.setHeader('x-content-type-options', 'nosniff');
+  };
+  const isSandboxPage = (url: string | undefined) => url?.split('?')[0] === `/${SANDBOX_PAGE}`;
   return {
     name: 'benchtop-runtime-sandbox',
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        if (req.url?.split('?')[0] !== `/${SANDBOX_PAGE}`) return next();
+        if (!isSandboxPage(req.url)) return next();
+        headers(res);
         res.setHeader('content-type', 'text/html; charset=utf-8');
         res.end(sandboxHtml().html);
+      });
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (isSandboxPage(req.url)) headers(res);
+        next();
       });
     },
     generateBundle() {
@@ -108,7 +130,7 @@ function runtimeSandboxPage(): Plugin {
 }
 
 export default defineConfig({
-  define: { RUNTIME_FILE_VERSIONS: JSON.stringify(runtimeFileVersions()) },
+  define: { RUNTIME_FILE_HASHES: JSON.stringify(runtimeFileHashes()) },
   plugins: [pyodideFromOwnOrigin(), runtimeFiles(), runtimeSandboxPage(), svelte()],
   // Classic workers: the runtime worker runs from a blob: URL inside the sandbox frame, with no
   // chunk to import from the network, so it is one self-contained script.

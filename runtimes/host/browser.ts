@@ -9,7 +9,8 @@ import { CATALOG, runtimeFilePath } from './catalog';
 import { WORKER_LANGUAGES } from './languages';
 import { createPoolExecutor, type WorkerHandle } from './pool';
 import type { HostMessage, WorkerMessage } from './protocol';
-import { fetchRuntimeFiles, RuntimeSandbox } from './sandbox';
+import { fetchRuntimeFiles, type RuntimeFile } from './runtime-files';
+import { RuntimeSandbox } from './sandbox';
 
 export interface BrowserExecutorOptions {
   onStatus?: (language: LanguageId, message: string) => void;
@@ -19,8 +20,8 @@ export interface BrowserExecutorOptions {
 
 // One classic worker script per language (workers/<language>.ts), so a Python worker never
 // parses the other runtimes.
-/** Content hashes of the runtime files, compiled in by vite.config.ts. */
-declare const RUNTIME_FILE_VERSIONS: Record<string, string>;
+/** sha256 (hex) of each runtime file, compiled in by vite.config.ts: cached copies are checked against it. */
+declare const RUNTIME_FILE_HASHES: Record<string, string[]>;
 
 const workerScripts = import.meta.glob<string>('./workers/*.ts', { query: '?worker&url', import: 'default', eager: true });
 
@@ -34,10 +35,10 @@ function workerUrl(language: LanguageId): string {
 }
 
 /** Where each runtime file is served on the app's own origin (vite.config.ts puts them there). */
-function runtimeFileUrls(language: LanguageId): Record<string, string> {
+function runtimeFileUrls(language: LanguageId): Record<string, RuntimeFile> {
   return Object.fromEntries(Object.entries(CATALOG[language]?.files ?? {}).map(([name, path]) => {
-    const version = RUNTIME_FILE_VERSIONS[runtimeFilePath(path)] ?? '';
-    return [name, ownUrl(`${import.meta.env.BASE_URL}${runtimeFilePath(path)}?v=${version}`)];
+    const sha256 = RUNTIME_FILE_HASHES[runtimeFilePath(path)] ?? [];
+    return [name, { url: ownUrl(`${import.meta.env.BASE_URL}${runtimeFilePath(path)}?v=${sha256[0] ?? ''}`), sha256 }];
   }));
 }
 

@@ -48,6 +48,8 @@ class LanguagePool {
   private waiting: Job[] = [];
   private nextId = 1;
   private loadError: string | null = null;
+  /** Workers in a row that died before they were ready: past MAX_LOAD_DEATHS, the runtime is given up. */
+  private loadDeaths = 0;
   description = '';
 
   constructor(
@@ -98,6 +100,7 @@ class LanguagePool {
       case 'ready':
         if (slot.ready) return this.onExit(slot, 'unexpected message from the worker');
         slot.ready = true;
+        this.loadDeaths = 0;
         this.description = String(message.description).slice(0, 200);
         this.options.onStatus?.(this.language, `${this.description} ready`);
         this.pump();
@@ -147,6 +150,13 @@ class LanguagePool {
 
   private onExit(slot: Slot, reason: string): void {
     if (!this.slots.includes(slot)) return;
+    // A runtime whose workers keep dying while they load would be restarted forever, and the
+    // programs waiting for it would never finish: they end as infrastructure errors instead.
+    if (!slot.ready && ++this.loadDeaths >= MAX_LOAD_DEATHS) {
+      this.loadError = `the ${this.language} runtime stopped ${this.loadDeaths} times while loading (${reason})`;
+      this.options.onStatus?.(this.language, this.loadError);
+      for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError(this.loadError));
+    }
     if (slot.job) {
       const durationMs = performance.now() - slot.started;
       const stderr = `benchtop: the ${this.language} worker died while running this program (${reason})\n`;
@@ -173,6 +183,8 @@ class LanguagePool {
     for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError('executor closed'));
   }
 }
+
+const MAX_LOAD_DEATHS = 3;
 
 /** Room past the limit for the worker's own "[… truncated: N more …]" mark. */
 const HOST_LIMIT = OUTPUT_LIMIT + 256;

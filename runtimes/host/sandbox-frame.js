@@ -2,19 +2,43 @@
 // its hash. The frame is loaded with sandbox="allow-scripts": an opaque origin, so neither it nor
 // its workers can open the app's storage, and its Content Security Policy allows no connection at
 // all, which its blob: workers inherit. It starts runtime workers from the code the page hands it,
-// gives each the runtime files of its language, and relays messages. It trusts only its parent.
+// gives each the runtime files of its language, and relays messages.
+//
+// It serves the app's own page and nothing else (docs/security.md, "the frame"): it refuses to do
+// anything unless its own origin is opaque (framed without the sandbox attribute, by another site
+// or as a top-level page, it would run with the app's origin and reach the app's storage), and it
+// takes orders only from a MessagePort that its parent, on the app's own origin, hands it once.
 'use strict';
 (() => {
+  // location.origin is the origin of this page's URL (the app's); self.origin is this document's,
+  // "null" when sandboxed.
+  const appOrigin = location.origin;
+  if (self.origin !== 'null' || parent === self) {
+    document.documentElement.dataset.refused = 'not sandboxed';
+    return;
+  }
   const workers = new Map();
   const files = new Map();
   // One worker script per language, as a blob: URL (the frame may not load any other script).
   const scripts = new Map();
-  const toPage = (message) => parent.postMessage(message, '*');
+  let port = null;
+  const toPage = (message) => port.postMessage(message);
 
-  addEventListener('message', (event) => {
-    if (event.source !== parent || typeof event.data !== 'object' || event.data === null) return;
-    const m = event.data;
+  addEventListener('message', function handOver(event) {
+    if (event.source !== parent || event.origin !== appOrigin || event.data !== 'benchtop-sandbox' || event.ports.length !== 1) return;
+    removeEventListener('message', handOver);
+    port = event.ports[0];
+    port.onmessage = (e) => {
+      if (typeof e.data === 'object' && e.data !== null) handle(e.data);
+    };
+    toPage({ kind: 'ready' });
+  });
+
+  function handle(m) {
     switch (m.kind) {
+      case 'ping':
+        toPage({ kind: 'pong' });
+        break;
       case 'code':
         if (!scripts.has(m.language)) scripts.set(m.language, URL.createObjectURL(new Blob([m.code], { type: 'text/javascript' })));
         break;
@@ -58,6 +82,5 @@
         break;
       }
     }
-  });
-  toPage({ kind: 'ready' });
+  }
 })();

@@ -12,6 +12,13 @@ import { readFileSync } from 'node:fs';
 
 export const SANDBOX_PAGE = 'sandbox.html';
 
+/**
+ * What a server that can set headers adds for sandbox.html (vite.config.ts does, docs/security.md
+ * lists it for other hosts): only the app's own origin may frame it, and it gets an opaque origin
+ * even when framed without the sandbox attribute. Neither works from a <meta> policy.
+ */
+export const SANDBOX_HEADER_POLICY = "sandbox allow-scripts; frame-ancestors 'self'";
+
 export function sandboxPolicy(scriptHash: string): string {
   return [
     "default-src 'none'",

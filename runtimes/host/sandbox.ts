@@ -5,26 +5,36 @@
  * fetches what the workers need (the worker script, Pyodide's and QuickJS's files) from its own
  * origin and hands it over, so nothing inside the frame ever needs the network.
  *
- * Page ⇄ frame messages: {kind:'code'|'files'|'spawn'|'post'|'terminate'} down,
- * {kind:'ready'|'message'|'exit'} up (see sandbox-frame.js); `code` and `files` come once per language. The page listens only to its frame.
+ * Page ⇄ frame messages go over a MessageChannel whose port the page hands the frame once it has
+ * loaded (the frame takes it only from its parent on the app's origin, and only while its own
+ * origin is opaque): {kind:'code'|'files'|'spawn'|'post'|'terminate'|'ping'} down,
+ * {kind:'ready'|'message'|'exit'|'pong'} up (see sandbox-frame.js); `code` and `files` come once
+ * per language per frame.
+ *
+ * A program can kill the frame's renderer (exhausting V8's heap from Python through pyodide.ffi,
+ * say); no event tells the page. So the page pings the frame: one that stops answering is dead,
+ * every worker in it exits (the pool turns the programs they were running into RUNTIME_ERROR and
+ * asks for new workers), and the next spawn opens a fresh frame.
  */
 import type { LanguageId } from '../../src/core/languages';
 import type { WorkerHandle } from './pool';
 import type { HostMessage, WorkerMessage } from './protocol';
+import { fetchResponse, fetchRuntimeFiles, type RuntimeFile } from './runtime-files';
 
 export interface SandboxSources {
   /** URL of sandbox.html. */
   page: string;
   /** URL of a language's built runtime worker script (a classic script: it runs from a blob: URL). */
   worker(language: LanguageId): string;
-  /** The files a language's runtime needs, by name → URL on the app's own origin. */
-  files(language: LanguageId): Record<string, string>;
+  /** The files a language's runtime needs, by name → URL on the app's own origin and the sha256 (hex) the build computed. */
+  files(language: LanguageId): Record<string, RuntimeFile>;
   /** Download progress of runtime files ("downloading … 12.3 of 30.6 MB"). */
   onStatus?: (language: LanguageId, message: string) => void;
 }
 
 type FrameMessage =
   | { kind: 'ready' }
+  | { kind: 'pong' }
   | { kind: 'message'; worker: number; message: WorkerMessage }
   | { kind: 'exit'; worker: number; reason: string };
 
@@ -35,15 +45,37 @@ interface Handlers {
 
 /** How long the frame may take to answer once its page has loaded. */
 const FRAME_START_MS = 10_000;
+/** The page pings its frame this often… */
+const PING_MS = 500;
+/**
+ * …and a frame that leaves a ping unanswered this long is asked once more, and dead if it leaves
+ * that one unanswered for CONFIRM_MS too. Its main thread runs no program (those run in its
+ * workers) and only relays messages, so even on a loaded machine it answers within milliseconds.
+ * The second ping is for the page's own stalls: after a long task, or with a hidden tab's timers
+ * slowed to one a minute, the answer may still be queued when the check runs; the second ping is
+ * sent while this page is demonstrably running, so its answer cannot be stuck behind our own stall.
+ */
+const FRAME_SILENT_MS = 2_000;
+const CONFIRM_MS = 1_500;
+
+/** One sandbox frame and the channel to it; replaced as a whole when it dies. */
+interface Frame {
+  element: HTMLIFrameElement;
+  port: MessagePort | null;
+  started: Promise<void>;
+  files: Map<string, Promise<void>>;
+  code: Map<string, Promise<void>>;
+  workers: Set<number>;
+  heartbeat: ReturnType<typeof setInterval> | null;
+  /** When the unanswered ping was sent (null: none), and whether it is the second one. */
+  pingSent: number | null;
+  confirming: boolean;
+}
 
 export class RuntimeSandbox {
-  private frame: HTMLIFrameElement | null = null;
-  private started: Promise<void> | null = null;
+  private frame: Frame | null = null;
   private readonly handlers = new Map<number, Handlers>();
-  private readonly files = new Map<string, Promise<void>>();
-  private readonly code = new Map<string, Promise<void>>();
   private nextWorker = 1;
-  private readonly listener = (event: MessageEvent) => this.onFrameMessage(event);
 
   constructor(private readonly sources: SandboxSources) {}
 
@@ -51,9 +83,11 @@ export class RuntimeSandbox {
     const id = this.nextWorker++;
     const handlers: Handlers = {};
     this.handlers.set(id, handlers);
-    let chain = this.start()
-      .then(() => this.provideCode(language))
-      .then(() => this.send({ kind: 'spawn', worker: id, language }));
+    const frame = this.current();
+    frame.workers.add(id);
+    let chain = frame.started
+      .then(() => this.provideCode(frame, language))
+      .then(() => this.send(frame, { kind: 'spawn', worker: id, language }));
     const fail = (error: unknown) => {
       // The sandbox or a runtime file could not be had: report it as the worker's load failure.
       const text = error instanceof Error ? error.message : String(error);
@@ -64,96 +98,138 @@ export class RuntimeSandbox {
       post: (message: HostMessage) => {
         chain = chain.then(async () => {
           if (!this.handlers.has(id)) return;
-          if (message.type === 'init') await this.provideFiles(message.language);
-          this.send({ kind: 'post', worker: id, message });
+          if (message.type === 'init') await this.provideFiles(frame, message.language);
+          this.send(frame, { kind: 'post', worker: id, message });
         }).catch(fail);
       },
       onMessage: (handler) => (handlers.message = handler),
       onExit: (handler) => (handlers.exit = handler),
       terminate: () => {
         this.handlers.delete(id);
-        if (this.frame) this.send({ kind: 'terminate', worker: id });
+        frame.workers.delete(id);
+        this.send(frame, { kind: 'terminate', worker: id });
       },
     };
   }
 
   dispose(): void {
-    removeEventListener('message', this.listener);
-    this.frame?.remove();
+    if (this.frame) this.close(this.frame);
     this.frame = null;
-    this.started = null;
     this.handlers.clear();
-    this.files.clear();
-    this.code.clear();
   }
 
-  /** Creates the frame, once. */
-  private start(): Promise<void> {
-    this.started ??= this.openFrame();
-    return this.started;
+  /** The live frame, opened if there is none. */
+  private current(): Frame {
+    this.frame ??= this.openFrame();
+    return this.frame;
   }
 
   /** Hands the frame a language's worker script, once. */
-  private provideCode(language: LanguageId): Promise<void> {
-    return once(this.code, language, async () => {
+  private provideCode(frame: Frame, language: LanguageId): Promise<void> {
+    return once(frame.code, language, async () => {
       const code = await (await fetchResponse(this.sources.worker(language))).text();
-      this.send({ kind: 'code', language, code });
+      this.send(frame, { kind: 'code', language, code });
     });
   }
 
-  private openFrame(): Promise<void> {
-    const frame = document.createElement('iframe');
+  private openFrame(): Frame {
+    const element = document.createElement('iframe');
     // An opaque origin: no allow-same-origin, no popups, no navigation of the page.
-    frame.setAttribute('sandbox', 'allow-scripts');
-    frame.setAttribute('referrerpolicy', 'no-referrer');
-    frame.setAttribute('aria-hidden', 'true');
-    frame.setAttribute('tabindex', '-1');
-    frame.title = 'benchtop runtime sandbox';
-    frame.dataset.testid = 'runtime-sandbox';
-    frame.style.display = 'none';
-    frame.src = this.sources.page;
-    this.frame = frame;
-    addEventListener('message', this.listener);
-    const ready = new Promise<void>((resolve, reject) => {
-      this.onReady = resolve;
-      frame.addEventListener('load', () => {
+    element.setAttribute('sandbox', 'allow-scripts');
+    element.setAttribute('referrerpolicy', 'no-referrer');
+    element.setAttribute('aria-hidden', 'true');
+    element.setAttribute('tabindex', '-1');
+    element.title = 'benchtop runtime sandbox';
+    element.dataset.testid = 'runtime-sandbox';
+    element.style.display = 'none';
+    element.src = this.sources.page;
+    const frame: Frame = { element, port: null, started: Promise.resolve(), files: new Map(), code: new Map(), workers: new Set(), heartbeat: null, pingSent: null, confirming: false };
+    frame.started = new Promise<void>((resolve, reject) => {
+      let loaded = false;
+      element.addEventListener('load', () => {
+        if (loaded) return; // the frame's page is ours; it does not navigate
+        loaded = true;
+        const channel = new MessageChannel();
+        frame.port = channel.port1;
+        channel.port1.onmessage = (event: MessageEvent) => this.onFrameMessage(frame, event.data as FrameMessage, resolve);
+        // The frame's origin is opaque and cannot be named, hence '*'; the frame checks that this
+        // comes from its parent on the app's origin.
+        element.contentWindow?.postMessage('benchtop-sandbox', '*', [channel.port2]);
         setTimeout(() => reject(new Error(`the runtime sandbox (${this.sources.page}) did not start`)), FRAME_START_MS);
       });
-      frame.addEventListener('error', () => reject(new Error(`could not load the runtime sandbox (${this.sources.page})`)));
+      element.addEventListener('error', () => reject(new Error(`could not load the runtime sandbox (${this.sources.page})`)));
     });
-    document.body.append(frame);
-    return ready;
+    // A frame that failed to start is dropped, so the next worker tries a new one.
+    frame.started.catch(() => {
+      if (this.frame === frame) this.frame = null;
+      this.close(frame);
+    });
+    document.body.append(element);
+    return frame;
   }
 
-  private onReady: (() => void) | null = null;
-
-  private onFrameMessage(event: MessageEvent): void {
-    if (!this.frame || event.source !== this.frame.contentWindow) return;
-    const m = event.data as FrameMessage;
-    if (typeof m !== 'object' || m === null) return;
+  private onFrameMessage(frame: Frame, m: FrameMessage, ready: () => void): void {
+    if (this.frame !== frame || typeof m !== 'object' || m === null) return;
     if (m.kind === 'ready') {
-      this.onReady?.();
-      this.onReady = null;
+      ready();
+      frame.heartbeat ??= setInterval(() => this.checkFrame(frame), PING_MS);
+    } else if (m.kind === 'pong') {
+      frame.pingSent = null;
+      frame.confirming = false;
     } else if (m.kind === 'message') {
-      this.handlers.get(m.worker)?.message?.(m.message);
+      if (frame.workers.has(m.worker)) this.handlers.get(m.worker)?.message?.(m.message);
     } else if (m.kind === 'exit') {
+      if (!frame.workers.has(m.worker)) return;
+      frame.workers.delete(m.worker);
       const handlers = this.handlers.get(m.worker);
       this.handlers.delete(m.worker);
       handlers?.exit?.(String(m.reason));
     }
   }
 
-  /** Fetches a language's runtime files from the app's own origin and hands them to the frame, once. */
-  private provideFiles(language: LanguageId): Promise<void> {
-    return once(this.files, language, async () => {
+  /** Pings the frame; one that leaves two pings in a row unanswered (see FRAME_SILENT_MS) has died. */
+  private checkFrame(frame: Frame): void {
+    const now = performance.now();
+    const ping = () => {
+      frame.pingSent = now;
+      this.send(frame, { kind: 'ping' });
+    };
+    if (frame.pingSent === null) return ping();
+    if (now - frame.pingSent <= (frame.confirming ? CONFIRM_MS : FRAME_SILENT_MS)) return;
+    if (frame.confirming) return this.frameDied(frame);
+    frame.confirming = true;
+    ping();
+  }
+
+  /** Every worker of a dead frame exits; the next spawn opens a new frame. */
+  private frameDied(frame: Frame): void {
+    if (this.frame === frame) this.frame = null;
+    this.close(frame);
+    for (const id of frame.workers) {
+      const handlers = this.handlers.get(id);
+      this.handlers.delete(id);
+      handlers?.exit?.('the runtime sandbox frame stopped answering: its process crashed or ran out of memory');
+    }
+    frame.workers.clear();
+  }
+
+  private close(frame: Frame): void {
+    if (frame.heartbeat) clearInterval(frame.heartbeat);
+    frame.heartbeat = null;
+    frame.port?.close();
+    frame.element.remove();
+  }
+
+  /** Fetches a language's runtime files from the app's own origin and hands them to the frame, once per frame. */
+  private provideFiles(frame: Frame, language: LanguageId): Promise<void> {
+    return once(frame.files, language, async () => {
       const files = await fetchRuntimeFiles(this.sources.files(language), (m) => this.sources.onStatus?.(language, m));
-      this.send({ kind: 'files', language, files }, Object.values(files));
+      this.send(frame, { kind: 'files', language, files }, Object.values(files));
     });
   }
 
-  private send(message: unknown, transfer: Transferable[] = []): void {
-    // The frame's origin is opaque: it cannot be named, hence '*'; nothing sent here is secret.
-    this.frame?.contentWindow?.postMessage(message, '*', transfer);
+  private send(frame: Frame, message: unknown, transfer: Transferable[] = []): void {
+    frame.port?.postMessage(message, transfer);
   }
 }
 
@@ -166,91 +242,4 @@ function once(cache: Map<string, Promise<void>>, key: string, make: () => Promis
     cache.set(key, promise);
   }
   return promise;
-}
-
-/** Runtime files are kept in the browser's Cache Storage: a second visit downloads nothing. */
-const FILE_CACHE = 'benchtop-runtime-files-v1';
-const MB = 1024 * 1024;
-
-/**
- * Downloads a runtime's files from the app's own origin (or takes them from the cache), reporting
- * progress in megabytes. The cache is keyed by URL; an app update that changes a runtime changes
- * its package version, and the cache name above is bumped with it.
- */
-export async function fetchRuntimeFiles(urls: Record<string, string>, onStatus?: (message: string) => void): Promise<Record<string, ArrayBuffer>> {
-  const entries = Object.entries(urls);
-  if (!entries.length) return {};
-  const cache = await openCache();
-  const total = { expected: 0, unknown: false, received: 0, fromCache: 0 };
-  let lastReport = 0;
-  const report = (force = false) => {
-    const now = Date.now();
-    if (!onStatus || (!force && now - lastReport < 250)) return;
-    lastReport = now;
-    const cached = total.fromCache ? ` (${(total.fromCache / MB).toFixed(1)} MB from this browser's cache)` : '';
-    const of = total.expected && !total.unknown ? ` of ${(total.expected / MB).toFixed(1)}` : '';
-    onStatus(`downloading runtime files: ${(total.received / MB).toFixed(1)}${of} MB${cached}…`);
-  };
-  const files = await Promise.all(entries.map(async ([name, url]) => {
-    const hit = await cache?.match(url);
-    if (hit) {
-      const bytes = await hit.arrayBuffer();
-      total.fromCache += bytes.byteLength;
-      return [name, bytes] as const;
-    }
-    const response = await fetchResponse(url);
-    // A compressed response's length is not what the body yields: no total for it, then.
-    const length = response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
-    if (length) total.expected += length;
-    else total.unknown = true;
-    const bytes = await readWithProgress(response, (n) => { total.received += n; report(); }, url);
-    await cache?.put(url, new Response(bytes.slice(0), { headers: { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream' } })).catch(() => undefined);
-    return [name, bytes] as const;
-  }));
-  report(true);
-  return Object.fromEntries(files);
-}
-
-async function openCache(): Promise<Cache | null> {
-  try {
-    return typeof caches === 'undefined' ? null : await caches.open(FILE_CACHE);
-  } catch {
-    return null; // no Cache Storage here (an insecure origin, private mode): download every visit
-  }
-}
-
-async function readWithProgress(response: Response, onChunk: (bytes: number) => void, url: string): Promise<ArrayBuffer> {
-  if (!response.body) return response.arrayBuffer();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      length += value.length;
-      onChunk(value.length);
-    }
-  } catch (e) {
-    throw new Error(`could not download ${url}: ${(e as Error).message}`);
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes.buffer;
-}
-
-async function fetchResponse(url: string): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(url, { credentials: 'same-origin' });
-  } catch (e) {
-    throw new Error(`could not download ${url}: ${(e as Error).message}`);
-  }
-  if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
-  return response;
 }
