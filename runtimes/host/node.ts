@@ -28,15 +28,18 @@ const defaultWorkerUrl = () =>
 /**
  * Node's flags for a runtime process: it may read its own bundle folder and node_modules (the
  * runtimes' files) and start its one worker thread; nothing else on disk, no writes, no child
- * processes, no native addons, no inspector. Code from strings (eval, new Function) is off in
- * every context of the process: no runtime needs it once loaded, and a program that got hold of
- * a JavaScript function could otherwise write its own.
+ * processes. (Node 20's model has no network permission: the thread's own lockdown,
+ * node-lockdown.ts, keeps sockets out of reach.) Code from strings (eval, new Function) is off
+ * in every context of the process: no runtime needs it, and a program that got hold of a
+ * JavaScript function could otherwise write its own.
  */
 export function permissionFlags(workerFile: string): string[] {
   const bundleDir = realpathSync(dirname(workerFile));
   const nodeModules = realpathSync(nodeModulesPath('.', bundleDir));
+  // Node 20 has it as --experimental-permission; 22.13+ and 23.5+ call it --permission.
+  const permission = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
   return [
-    '--experimental-permission',
+    permission,
     `--allow-fs-read=${bundleDir}/*`,
     `--allow-fs-read=${nodeModules}/*`,
     '--allow-worker',
