@@ -59,17 +59,4 @@ export function lockdownBrowserWorker(scope: object): string[] {
   return removeEverywhere(scope, WORKER_GLOBALS_REMOVED);
 }
 
-/** Node worker thread: no code from strings, and no way from `process` to modules or native code. */
-export function lockdownNodeWorker(): void {
-  poisonCodeFromStrings();
-  const proc = process as unknown as Record<string, unknown>;
-  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', 'chdir', 'setuid', 'setgid', 'abort']) {
-    try {
-      delete proc[name];
-    } catch {
-      // Not configurable on this Node version: nothing more to do here.
-    }
-  }
-  const g = globalThis as Record<string, unknown>;
-  for (const name of ['fetch', 'WebSocket', 'EventSource', 'require']) delete g[name];
-}
+// The Node half (module gate, `process`, Node globals) is in node-lockdown.ts.

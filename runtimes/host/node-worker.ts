@@ -1,14 +1,16 @@
 /**
- * Entry of a runtime worker thread under Node (bundled to dist-node/worker.mjs). The thread gets
- * an empty environment (node.ts), and once the runtime has loaded it loses the ways from a stray
- * JavaScript object to modules, native code and code from strings (lockdown.ts).
+ * Entry of a runtime worker thread under Node (bundled to dist-node/worker.mjs), hosted by its own
+ * process (node-process.ts) under Node's permission model with an empty environment (node.ts).
+ * Once the runtime has loaded, the thread loses the ways from a stray JavaScript object to
+ * modules, native code and code from strings (node-lockdown.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { lockdownNodeWorker } from './lockdown';
+import { gateModuleLoading, lockdownNodeWorker } from './node-lockdown';
 import type { HostMessage } from './protocol';
 import { NODE_LOADERS } from './node-loaders';
 import { serve } from './serve';
 
+gateModuleLoading();
 const port = parentPort!;
 const exit = process.exit.bind(process);
 serve({

@@ -1,36 +1,92 @@
-/** The CLI's Executor: the same runtimes as the page, in Node worker_threads. */
-import { Worker } from 'node:worker_threads';
+/**
+ * The CLI's Executor: the same runtimes as the page, each pool slot in a process of its own
+ * (node-process.ts, which hosts the runtime thread) under Node's permission model. See
+ * docs/security.md, "The CLI (Node)", for the walls and the tests of each.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { LanguageId } from '../../src/core/languages';
 import type { Executor } from '../types';
 import { WORKER_LANGUAGES } from './languages';
+import { nodeModulesPath } from './node-files';
 import { createPoolExecutor, type WorkerHandle } from './pool';
+import type { WorkerMessage } from './protocol';
 
 export interface NodeExecutorOptions {
   onStatus?: (language: LanguageId, message: string) => void;
   poolSize?: number;
-  /** The bundled worker; defaults to dist-node/worker.mjs (built by scripts/build-node.mjs). */
+  /** The bundled worker process; defaults to dist-node/worker-process.mjs (built by scripts/build-node.mjs). */
   workerUrl?: URL;
 }
 
 // Run from source (tests) the bundle is in dist-node/; run as the bundled CLI it sits beside us.
 const defaultWorkerUrl = () =>
-  new URL(import.meta.url.endsWith('.ts') ? '../../dist-node/worker.mjs' : './worker.mjs', import.meta.url);
+  new URL(import.meta.url.endsWith('.ts') ? '../../dist-node/worker-process.mjs' : './worker-process.mjs', import.meta.url);
+
+/**
+ * Node's flags for a runtime process: it may read its own bundle folder and node_modules (the
+ * runtimes' files) and start its one worker thread; nothing else on disk, no writes, no child
+ * processes. (Node 20's model has no network permission: the thread's own lockdown,
+ * node-lockdown.ts, keeps sockets out of reach.) Code from strings (eval, new Function) is off
+ * in every context of the process: no runtime needs it, and a program that got hold of a
+ * JavaScript function could otherwise write its own.
+ */
+export function permissionFlags(workerFile: string): string[] {
+  const bundleDir = realpathSync(dirname(workerFile));
+  const nodeModules = realpathSync(nodeModulesPath('.', bundleDir));
+  // Node 20 has it as --experimental-permission; 22.13+ and 23.5+ call it --permission.
+  const permission = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+  return [
+    permission,
+    `--allow-fs-read=${bundleDir}/*`,
+    `--allow-fs-read=${nodeModules}/*`,
+    '--allow-worker',
+    '--disallow-code-generation-from-strings',
+    '--no-warnings', // the permission model's "experimental" notice, once per process
+  ];
+}
+
+/** How much of a worker process's stderr is kept, for the reason given when it dies. */
+const STDERR_TAIL = 1000;
 
 export function createNodeExecutor(options: NodeExecutorOptions = {}): Executor & { describe(language: LanguageId): string } {
-  const workerUrl = options.workerUrl ?? defaultWorkerUrl();
+  const workerFile = fileURLToPath(options.workerUrl ?? defaultWorkerUrl());
+  const execArgv = permissionFlags(workerFile);
   const spawn = (): WorkerHandle => {
-    // A large stack, so that deep recursion behaves as under `node` / `python3`. An empty
-    // environment: the CLI's own variables (API keys among them) never reach a test program.
-    const worker = new Worker(workerUrl, { resourceLimits: { stackSizeMb: 64 }, env: {}, argv: [], execArgv: [] });
+    // An empty environment: the CLI's own variables (API keys among them) never reach the
+    // runtime process. 'advanced' serialization: runtime files travel as ArrayBuffers.
+    const child: ChildProcess = fork(workerFile, [], {
+      execArgv,
+      env: {},
+      cwd: dirname(workerFile),
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-STDERR_TAIL)));
     let exited = false;
     return {
-      post: (message) => worker.postMessage(message),
-      onMessage: (handler) => worker.on('message', handler),
-      onExit: (handler) => {
-        worker.on('error', (e) => { if (!exited) { exited = true; handler(e.message); } });
-        worker.on('exit', (code) => { if (!exited) { exited = true; handler(`exit code ${code}`); } });
+      post: (message) => {
+        if (child.connected) child.send(message);
       },
-      terminate: () => { exited = true; void worker.terminate(); },
+      onMessage: (handler) => child.on('message', (m) => handler(m as WorkerMessage)),
+      onExit: (handler) => {
+        const end = (reason: string) => {
+          if (exited) return;
+          exited = true;
+          handler(stderr.trim() ? `${reason}: ${stderr.trim().split('\n').slice(-3).join(' ')}` : reason);
+        };
+        child.on('error', (e) => end(e.message));
+        // 'close' (not 'exit'): by then the last of its stderr has been read.
+        child.on('close', (code, signal) => end(signal ? `killed by ${signal}` : `exit code ${code}`));
+      },
+      terminate: () => {
+        exited = true;
+        child.kill('SIGKILL');
+      },
     };
   };
   return createPoolExecutor({ spawn, languages: WORKER_LANGUAGES, size: options.poolSize ?? 2, onStatus: options.onStatus });

@@ -169,7 +169,7 @@ export async function createRRuntime(options: RRuntimeOptions): Promise<Language
   for (const name of R_FILES) if (!files[name]) throw new Error(`missing ${name}`);
   const wasm = await WebAssembly.compile(files['R.wasm']!);
   const images = await Promise.all(IMAGES.map((image) => unpackImage(image.mount, files[image.data]!, files[image.listing]!)));
-  const factory = loadFactory(wrapRJs(new TextDecoder().decode(files['R.js']), wasm));
+  const factory = await loadFactory(wrapRJs(new TextDecoder().decode(files['R.js']), wasm));
   // Side modules (BLAS, LAPACK, the packages' .so files), compiled once for every instance.
   const compiled = new Map<string, WebAssembly.Module>();
   const compile = (binary: Uint8Array | WebAssembly.Module, name: string): WebAssembly.Module => {
@@ -658,9 +658,10 @@ export function wrapRJs(source: string, wasm: WebAssembly.Module): string {
 
 /**
  * Evaluates the factory's text once. In a browser worker it is a blob: script (the only code the
- * sandbox's policy allows besides WebAssembly); elsewhere (Node) a Function.
+ * sandbox's policy allows besides WebAssembly); under Node a data: module, since the CLI's
+ * runtime processes allow no code from strings (runtimes/host/node.ts).
  */
-function loadFactory(body: string): Factory {
+async function loadFactory(body: string): Promise<Factory> {
   const scope = globalThis as unknown as { importScripts?: (url: string) => void } & Record<string, unknown>;
   if (typeof scope.importScripts === 'function') {
     const key = '__benchtopRFactory';
@@ -675,5 +676,9 @@ function loadFactory(body: string): Factory {
     if (typeof factory !== 'function') throw new Error('benchtop: R.js did not load');
     return factory;
   }
-  return new Function('Module', body) as Factory;
+  const source = new TextEncoder().encode(`export default function (Module) {\n${body}\n}`);
+  const url = `data:text/javascript;base64,${Buffer.from(source).toString('base64')}`;
+  const factory = ((await import(/* @vite-ignore */ url)) as { default?: Factory }).default;
+  if (typeof factory !== 'function') throw new Error('benchtop: R.js did not load');
+  return factory;
 }
