@@ -85,8 +85,9 @@ int main() { long f = fact(20); cout << f << endl; assert(f == 24329020081766400
   'int overflow stays 32-bit, long long and long double unchanged': `${HEAD}int main() { int i = 2147483647; unsigned u = 4294967295u; long long ll = 1LL << 62; long double d = 1.5L; unsigned int w = u + 1;
   cout << (long)i + 1 << " " << w << " " << ll << " " << d << " " << sizeof(long long) << " " << sizeof(int) << endl; return 0; }
 `,
-  'a long that overflows 64 bits wraps as under g++ (unsigned)': `${HEAD}int main() { unsigned long x = 18446744073709551615UL; x += 2; cout << x << endl; assert(x == 1); return 0; }
+  'an unsigned long wraps at 2^64 as under g++': `${HEAD}int main() { unsigned long x = 18446744073709551615UL; x += 2; cout << x << " " << (x - 3) << endl; assert(x - 3 > 4294967296UL); return 0; }
 `,
+  // A control: a failing assert stays a failure (this one also failed before long was widened).
   'a failing assert on a long fails in both': `${HEAD}int main() { long big = 1L << 40; assert(big == 0); return 0; }
 `,
 };
