@@ -68,9 +68,12 @@ module BenchtopRuby30
   end
 
   # x86-64 (LP64), not wasm32: a Fixnum is a machine word of 8 bytes, and Bignums are counted in
-  # 64-bit words. (Integer#size is the only core method that shows the word size.)
+  # 64-bit words. (Integer#size is the only core method that shows the word size.) The library
+  # keeps the real size: it may pair it with this machine's pack formats.
+  program = method(:program?)
   Integer.prepend(Module.new do
     define_method(:size) do
+      return super() unless program.call(caller_locations(1, 1)&.first)
       return 8 if self >= -(2**62) && self < 2**62
       (super() + 7) / 8 * 8
     end
