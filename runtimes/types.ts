@@ -17,6 +17,12 @@ export interface RunResult extends ExecutionReport {
   runtime: string;
   /** A stream was cut at the capture limit. */
   truncated?: boolean;
+  /**
+   * The runtime did not run the program because it cannot judge it faithfully (why, e.g. C++ that
+   * depends on 64-bit pointers). Not a verdict: the router tries the runner, the engine reports the
+   * problem unsupported (unavailable), never failed.
+   */
+  declined?: string;
 }
 
 /** Executes programs for one or more languages (a worker pool, native processes, a remote runner). */

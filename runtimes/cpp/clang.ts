@@ -21,13 +21,16 @@
  * of a PCH that a program includes again open until it ends, and the WASI layer's table of ~128
  * descriptors runs out for most programs: "cannot open file …: Out of memory".)
  *
- * Not like g++ (docs/fidelity.md): wasm32 has a 32-bit `long`, `size_t` and pointers; libc++
+ * Not like g++ (docs/fidelity.md): wasm32 has a 32-bit `size_t` and pointers (`long` is widened
+ * to 64 bits in the program's text, and programs whose verdict may depend on the pointer width are
+ * declined: lp64.ts); libc++
  * instead of libstdc++ (unordered containers iterate in another order, a few headers still bring
  * more than libstdc++'s; <bits/stdc++.h> and std::__gcd are supplied); a crash is a WebAssembly
  * trap, reported with the exit status a shell would show for the matching signal.
  */
 import { ConsoleStdout, Directory, File, OpenFile, PreopenDirectory, WASI, WASIProcExit } from '@bjorn3/browser_wasi_shim';
 import exceptionsSource from './exceptions.cpp?raw';
+import { toLP64 } from './lp64';
 import { OutputCapture, type LanguageRuntime, type RunResult } from '../types';
 
 /** The files the runtime needs (name → inside node_modules/@yowasp/clang/gen). */
@@ -128,6 +131,8 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   const linkFlags = [
     '-Wl,-z,stack-size=8388608', '-Wl,--stack-first', '-Wl,--allow-multiple-definition',
     '-lwasi-emulated-signal', '-lwasi-emulated-process-clocks', '-lwasi-emulated-getpid', '-lwasi-emulated-mman',
+    // wasi-libc leaves long double out of printf unless asked: `cout << 1.5L` aborted without it.
+    '-lc-printscan-long-double',
   ];
   const headers = HEADERS;
 
@@ -141,8 +146,15 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     get lastCompileMs() {
       return lastCompileMs;
     },
-    async run(program) {
+    async run(original) {
       const started = performance.now();
+      // 64-bit `long` as under g++ on x86-64, or declined when pointer width may decide (lp64.ts).
+      const lp64 = toLP64(original);
+      if ('declined' in lp64) {
+        lastCompileMs = 0;
+        return { exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: performance.now() - started, declined: lp64.declined };
+      }
+      const program = lp64.program;
       const stdout = new OutputCapture();
       const stderr = new OutputCapture();
       const files: Tree = { ...headers, 'test.cpp': program, 'exceptions.o': exceptionsObject };

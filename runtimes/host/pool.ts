@@ -202,6 +202,7 @@ function sanitize(result: Omit<RunResult, 'runtime'>): Omit<RunResult, 'runtime'
     durationMs: Number(result.durationMs) || 0,
   };
   if (result.compileFailed) clean.compileFailed = true;
+  if (typeof result.declined === 'string') clean.declined = result.declined.slice(0, 500);
   if (result.truncated || stdout.truncated || stderr.truncated) clean.truncated = true;
   return clean;
 }

@@ -8,6 +8,7 @@
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten-core';
 import baseVariant from '@jitl/quickjs-ng-wasmfile-release-sync';
 import nodeEnvironment from './node-env.generated.js';
+import { NODE18_INTRINSICS, node18SyntaxError } from './node18';
 import { OutputCapture, type LanguageRuntime } from '../types';
 
 /** The file a sandboxed worker needs from the host (it may not fetch it itself). */
@@ -38,6 +39,11 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions 
       const started = performance.now();
       const deadline = started + timeoutMs;
       const streams: Streams = { stdout: new OutputCapture(), stderr: new OutputCapture() };
+      // Syntax newer than the official Node 18 fails as it does there (node18.ts).
+      const tooNew = node18SyntaxError(program);
+      if (tooNew !== null) {
+        return { exitCode: 1, stdout: '', stderr: tooNew, timedOut: false, durationMs: performance.now() - started };
+      }
       const runtime = quickjs.newRuntime();
       runtime.setMemoryLimit(MEMORY_LIMIT_BYTES);
       // About 13,000 frames of simple recursion, near Node's ~11,000. Where the thread's own stack
@@ -84,6 +90,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
   });
   context.setProp(context.global, '__benchtop_write', writeFn);
   writeFn.dispose();
+  context.unwrapResult(context.evalCode(NODE18_INTRINSICS, 'node18.js')).dispose();
   context.unwrapResult(context.evalCode(nodeEnvironment, 'node-env.js')).dispose();
   const host = context.getProp(context.global, '__benchtop');
   const call = (name: string, ...args: QuickJSHandle[]) => {

@@ -3,7 +3,8 @@
  * by a per-language choice. `auto` uses the in-browser runtime where its agreement with the
  * official verdicts is high (runtimes/host/catalog.ts `trustedInPage`), else the runner when one
  * offers the language, else nothing. A language that no route can run is absent from
- * `languages()`, so the engine reports it as unsupported (unavailable), never as failed.
+ * `languages()`, so the engine reports it as unsupported (unavailable), never as failed. A program
+ * the in-page runtime declines (RunResult.declined) is run by the runner when one offers its language.
  */
 import type { LanguageId } from '../../src/core/languages';
 import { trustedInPage } from '../host/catalog';
@@ -54,11 +55,16 @@ export function createRoutedExecutor(options: RoutingOptions): RoutedExecutor {
   return {
     route,
     languages: () => all().filter((l) => route(l) !== null),
-    run(request: RunRequest): Promise<RunResult> {
+    async run(request: RunRequest): Promise<RunResult> {
       const where = route(request.language);
-      if (where === 'in-browser') return options.local!.run(request);
+      if (where === 'in-browser') {
+        const result = await options.local!.run(request);
+        // A program the in-page runtime declined goes to the runner when one offers the language.
+        if (result.declined && options.remote?.languages().includes(request.language)) return options.remote.run(request);
+        return result;
+      }
       if (where === 'remote') return options.remote!.run(request);
-      return Promise.reject(new InfrastructureError(`no runtime for ${request.language}`));
+      throw new InfrastructureError(`no runtime for ${request.language}`);
     },
     dispose: async () => {
       await Promise.all([options.local?.dispose(), options.remote?.dispose()]);

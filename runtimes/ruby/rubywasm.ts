@@ -32,6 +32,7 @@ import {
   type Inode,
 } from '@bjorn3/browser_wasi_shim';
 import harness from './harness.rb?raw';
+import ruby30 from './ruby30.rb?raw';
 import threads from './threads.rb?raw';
 import { OutputCapture, type LanguageRuntime } from '../types';
 
@@ -169,6 +170,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<La
     new Map<string, Inode>([['benchtop', new Directory(new Map([
       ['harness.rb', new File(encoder.encode(harness))],
       ['threads.rb', new File(encoder.encode(threads))],
+      ['ruby30.rb', new File(encoder.encode(ruby30))],
     ]))]]),
     BOOT_ENV,
   );

@@ -100,10 +100,14 @@ export async function evaluateProblem(
       programs.map(async (program) => {
         const early = precheckProgram(problem.language, program);
         if (early) return precheckedRun(program, early);
-        return toTestRun(problem.language, program, await executor.run({ language: problem.language, program, timeoutMs }));
+        const result = await executor.run({ language: problem.language, program, timeoutMs });
+        if (result.declined) throw new DeclinedRun(result.declined);
+        return toTestRun(problem.language, program, result);
       }),
     )) as [TestRun, TestRun];
   } catch (e) {
+    // The runtime cannot judge this program faithfully (and no runner took it): unavailable, not failed.
+    if (e instanceof DeclinedRun) return unfinished('unsupported', `not judged here: ${e.message}`, answerText, code, how);
     return unfinished('infra_error', `run failed: ${(e as Error).message}`, answerText, code, how);
   }
   const [demo, full] = runs;
@@ -118,6 +122,8 @@ export async function evaluateProblem(
     durationMs: Date.now() - started,
   };
 }
+
+class DeclinedRun extends Error {}
 
 function toTestRun(language: LanguageId, program: string, result: RunResult): TestRun {
   return {
