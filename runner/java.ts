@@ -1,8 +1,9 @@
 /**
- * Java's verdict comes from JUnit, not from substrings (SPEC §5): the runner runs the JUnit 5
- * console launcher with `--reports-dir reports` and reads the counts from its XML report
- * (reports/TEST-junit-jupiter.xml). The decision itself (failed tests → WRONG_ANSWER, no tests →
- * RUNTIME_ERROR, …) is src/core/rules/java.ts's `javaOutcome`, shared with every client.
+ * Java's verdict reads JUnit, not substrings (SPEC §5): the runner runs the JUnit 5 console
+ * launcher with `--reports-dir reports` and reads the counts from its XML report
+ * (reports/TEST-junit-jupiter.xml). The decision itself (the launcher's exit code first, then
+ * failed tests → WRONG_ANSWER, no tests → RUNTIME_ERROR, …) is src/core/rules/java.ts's
+ * `javaOutcome`, shared with every client.
  */
 import type { TestReport } from '../src/core/rules';
 

@@ -9,6 +9,7 @@ async function main(): Promise<void> {
   console.log(`benchtop runner listening on ${runner.url}`);
   console.log(`  auth: ${config.token ? 'bearer token (RUNNER_TOKEN)' : 'none (set RUNNER_TOKEN to require a bearer token)'}`);
   console.log(`  CORS origins: ${config.allowedOrigins.join(', ') || 'none (set ALLOWED_ORIGINS)'}`);
+  console.log(`  host names served: localhost, 127.0.0.1, ::1, the listen address${config.allowedHosts?.length ? `, ${config.allowedHosts.join(', ')}` : ' (RUNNER_ALLOWED_HOSTS adds more)'}`);
   console.log(`  at most ${config.maxConcurrency} runs at once, ${config.queueLimit} waiting`);
   if (config.upstream) {
     console.log(`  proxy mode: /submit and /splice_code go to ${config.upstream}`);

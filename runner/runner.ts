@@ -14,6 +14,8 @@ export interface RunnerConfig {
   host: string;
   token?: string;
   allowedOrigins: string[];
+  /** Host names accepted besides loopback and the listen address (RUNNER_ALLOWED_HOSTS). */
+  allowedHosts?: string[];
   maxConcurrency: number;
   queueLimit: number;
   maxTimeoutSeconds: number;
@@ -65,6 +67,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv, argv: string[]): R
     host: values.host ?? env.HOST ?? '127.0.0.1',
     token: env.RUNNER_TOKEN || undefined,
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean),
+    allowedHosts: (env.RUNNER_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     maxConcurrency,
     queueLimit: integer('QUEUE_LIMIT', env.QUEUE_LIMIT, 8 * maxConcurrency, 0),
     maxTimeoutSeconds: integer('RUNNER_MAX_TIMEOUT', env.RUNNER_MAX_TIMEOUT, 120, 1),
@@ -117,7 +120,7 @@ export async function startRunner(config: RunnerConfig, options: { prepared?: Pr
   const log = options.log ?? (() => {});
   if (config.upstream) {
     const runner = createRunnerServer({
-      upstream: config.upstream, upstreamToken: config.upstreamToken, token: config.token, allowedOrigins: config.allowedOrigins,
+      upstream: config.upstream, upstreamToken: config.upstreamToken, token: config.token, allowedOrigins: config.allowedOrigins, allowedHosts: config.allowedHosts,
       maxConcurrency: config.maxConcurrency, queueLimit: config.queueLimit, maxTimeoutSeconds: config.maxTimeoutSeconds, log,
     });
     return { ...runner, url: await runner.listen(config.port, config.host) };
@@ -125,7 +128,7 @@ export async function startRunner(config: RunnerConfig, options: { prepared?: Pr
   const prepared = options.prepared ?? await prepareExecutor(config);
   const runner = createRunnerServer({
     executor: prepared.executor, ready: prepared.ready, isolation: `${prepared.sandbox.isolation.mode}: ${prepared.sandbox.isolation.description}`,
-    token: config.token, allowedOrigins: config.allowedOrigins, maxConcurrency: config.maxConcurrency, queueLimit: config.queueLimit,
+    token: config.token, allowedOrigins: config.allowedOrigins, allowedHosts: config.allowedHosts, maxConcurrency: config.maxConcurrency, queueLimit: config.queueLimit,
     maxTimeoutSeconds: config.maxTimeoutSeconds, log,
   });
   return { ...runner, url: await runner.listen(config.port, config.host), prepared };

@@ -20,9 +20,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmod, chown, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { keyringFilter } from './seccomp';
 
 export type IsolationMode = 'bwrap-root' | 'bwrap-userns' | 'none';
 
@@ -116,6 +117,9 @@ export class SandboxError extends Error {}
 export const SANDBOX_DIR = '/sandbox';
 export const SANDBOX_HOME = '/home/sandbox';
 const IN_DIR = '/in';
+/** The keyring seccomp filter: a file of the run's host directory, open as this fd in bwrap. */
+const SECCOMP_FILE = 'keyring.bpf';
+const SECCOMP_FD = 6;
 
 const SYSTEM_DIRS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -174,7 +178,7 @@ export class Sandbox {
     try {
       await this.prepare(hostDir, job);
       const argv = this.command(hostDir, job, limits);
-      return await this.execute(argv, job);
+      return await this.execute(argv, job, this.isolation.mode === 'none' ? null : join(hostDir, SECCOMP_FILE));
     } finally {
       await rm(hostDir, { recursive: true, force: true });
     }
@@ -194,6 +198,8 @@ export class Sandbox {
       await writeFile(path, content);
     }
     await writeFile(join(hostDir, 'driver.sh'), driverScript(job, this.isolation.mode === 'none' ? hostDir : IN_DIR));
+    // bwrap reads the keyring filter from fd SECCOMP_FD (see runner/seccomp.ts).
+    if (this.isolation.mode !== 'none') await writeFile(join(hostDir, SECCOMP_FILE), keyringFilter());
     await chmod(hostDir, 0o755);
     if (this.isolation.mode === 'none') {
       // No tmpfs without namespaces: the run directory is a host directory owned by the run's uid.
@@ -273,22 +279,30 @@ export class Sandbox {
     for (const bind of [...this.systemBinds, ...(job.binds ?? [])]) {
       args.push(bind.writable ? '--bind' : '--ro-bind', bind.host, bind.sandbox);
     }
+    args.push('--seccomp', String(SECCOMP_FD));
     args.push('--chdir', SANDBOX_DIR, '--clearenv');
     for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);
     args.push('--', ...dropPrivileges, ...rlimits, '/bin/sh', `${IN_DIR}/driver.sh`);
     return args;
   }
 
-  private execute(argv: string[], job: SandboxJob): Promise<SandboxResult> {
+  private execute(argv: string[], job: SandboxJob, seccompPath: string | null): Promise<SandboxResult> {
     return new Promise<SandboxResult>((resolve, reject) => {
       const [exe, ...args] = argv;
+      const filter = seccompPath === null ? null : openSync(seccompPath, 'r');
       // A new process group (detached) so that the time-out kills everything at once; a minimal
       // environment so that nothing of the runner's (tokens) reaches the sandbox.
-      const child = spawn(exe!, args, {
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
-        env: { PATH: BASE_PATH },
-      });
+      let child;
+      try {
+        child = spawn(exe!, args, {
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', ...(filter === null ? [] : [filter])],
+          env: { PATH: BASE_PATH },
+        });
+      } finally {
+        // The child has its own copy of the descriptor now.
+        if (filter !== null) closeSync(filter);
+      }
       const stdout = new Capture(OUTPUT_KEEP);
       const stderr = new Capture(OUTPUT_KEEP);
       const compileOutput = new Capture(OUTPUT_KEEP);

@@ -11,6 +11,7 @@ import { LANGUAGE_IDS, LANGUAGE_NAMES, normalizeLanguage, type LanguageId } from
 import { judgeRun, languageRule, precheckProgram, spliceProgram, type Outcome } from '../src/core/rules';
 import type { HealthResponse, LanguagesResponse, ResponseExtensions, SubmitRequest, SubmitResponse } from '../runtimes/remote/protocol';
 import { UnavailableError, type LanguageExecutor, type RunReport } from './execute';
+import { acceptedHosts, guardRequest } from './guard';
 import { Limiter, QueueFullError } from './limiter';
 import { SandboxError } from './sandbox';
 import { TOOLCHAINS } from './toolchains';
@@ -27,8 +28,10 @@ export interface RunnerOptions {
   isolation?: string;
   /** Bearer token clients must send (none: no auth). */
   token?: string;
-  /** Origins allowed by CORS; '*' allows any. */
+  /** Origins allowed by CORS (and allowed to send requests at all); '*' allows any. */
   allowedOrigins?: readonly string[];
+  /** Host names accepted besides loopback and the listen address (DNS rebinding); '*' accepts any. */
+  allowedHosts?: readonly string[];
   maxConcurrency: number;
   queueLimit: number;
   /** Upper bound of a requested time limit, seconds. */
@@ -57,6 +60,7 @@ export function createRunnerServer(options: RunnerOptions): RunnerServer {
   const limiter = new Limiter(options.maxConcurrency, options.queueLimit);
   const log = options.log ?? (() => {});
   const origins = new Set(options.allowedOrigins ?? []);
+  let hosts = acceptedHosts('127.0.0.1', options.allowedHosts);
   const maxTimeoutMs = (options.maxTimeoutSeconds ?? 120) * 1000;
   const upstream = options.upstream?.replace(/\/+$/, '');
   let ready = !options.ready;
@@ -225,6 +229,8 @@ export function createRunnerServer(options: RunnerOptions): RunnerServer {
       res.end(text);
     };
     const path = new URL(req.url ?? '/', 'http://runner').pathname;
+    const refusal = guardRequest(req, path, hosts, origins);
+    if (refusal) return send(refusal.status, { error: refusal.error });
     if (req.method === 'OPTIONS') {
       if (!Object.keys(cors).length) return void res.writeHead(403, { vary: 'Origin' }).end();
       res.writeHead(204, {
@@ -290,6 +296,7 @@ export function createRunnerServer(options: RunnerOptions): RunnerServer {
     server,
     limiter,
     listen: (port, host = '127.0.0.1') => new Promise((resolve, reject) => {
+      hosts = acceptedHosts(host, options.allowedHosts);
       server.once('error', reject);
       server.listen(port, host, () => {
         const { address, port: actual } = server.address() as AddressInfo;

@@ -84,7 +84,7 @@ async function pools(p: Problem): Promise<{ right: Candidate[]; wrong: Candidate
     const r = await run(p, fence(p, code));
     const o = outcomes(r);
     if (o.demo === 'TIME_LIMIT_EXCEEDED' || o.full === 'TIME_LIMIT_EXCEEDED') continue;
-    if (!demoFail && o.demo === 'WRONG_ANSWER') demoFail = { output: `Here is my solution.\n\n${fence(p, code)}`, kind: 'mutant of the reference solution: fails the public tests' };
+    if (!demoFail && o.demo !== 'PASSED') demoFail = { output: `Here is my solution.\n\n${fence(p, code)}`, kind: 'mutant of the reference solution: fails the public tests' };
     if (!hiddenFail && o.demo === 'PASSED' && o.full !== 'PASSED') hiddenFail = { output: `Here is my solution.\n\n${fence(p, code)}`, kind: 'mutant of the reference solution: passes the public tests, fails the private ones' };
   }
   if (demoFail) wrong.push(demoFail);

@@ -106,8 +106,8 @@ try {
   await page.screenshot({ path: `${docs}screenshot-results.png` });
   console.log('wrote docs/screenshot-results.png');
 
-  // A failing problem: the first WRONG_ANSWER, scrolled to the run that failed.
-  await page.getByTestId('outcome-filter-WRONG_ANSWER').click();
+  // A failing problem: the first RUNTIME_ERROR (a failed assert, SPEC §4), scrolled to the run that failed.
+  await page.getByTestId('outcome-filter-RUNTIME_ERROR').click();
   await page.getByTestId('problem-row').first().click();
   const detail = page.getByTestId('problem-detail');
   await detail.waitFor();

@@ -100,7 +100,8 @@ export function runResultFromResponse(language: LanguageId, response: SubmitResp
   const compileFailed = ext.compile_failed ?? outcome === 'COMPILATION_ERROR';
   const compileTimedOut = ext.compile_timed_out ?? false;
   const timedOut = (ext.timeout ?? outcome === 'TIME_LIMIT_EXCEEDED') && !compileTimedOut;
-  const exitCode = typeof ext.exit_code === 'number' ? ext.exit_code : outcome === 'PASSED' ? 0 : null;
+  // WRONG_ANSWER means exit 0 with an error substring (SPEC §4, corrected 2026-12-01).
+  const exitCode = typeof ext.exit_code === 'number' ? ext.exit_code : outcome === 'PASSED' || outcome === 'WRONG_ANSWER' ? 0 : null;
   const result: RunResult = {
     exitCode: timedOut ? null : exitCode,
     stdout: ext.stdout ?? response.exec_cout ?? '',

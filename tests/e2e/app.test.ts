@@ -173,21 +173,25 @@ describe('benchtop in Chromium', () => {
     const outcomes = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-outcome')));
     expect(new Set(outcomes)).toEqual(new Set(['PASSED']));
 
-    await page.getByTestId('outcome-filter-WRONG_ANSWER').click();
-    const wrong = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-outcome')));
-    expect(wrong.length).toBeGreaterThan(0);
-    expect(new Set(wrong)).toEqual(new Set(['WRONG_ANSWER']));
+    await page.getByTestId('outcome-filter-RUNTIME_ERROR').click();
+    const failed = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-outcome')));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(new Set(failed)).toEqual(new Set(['RUNTIME_ERROR']));
+    // Every recorded failure of the demo set exits non-zero, and the exit code comes before the
+    // error substrings (SPEC §4, corrected 2026-12-01): no WRONG_ANSWER at all.
+    expect(await page.getByTestId('outcome-filter-WRONG_ANSWER').count()).toBe(0);
 
     await page.getByTestId('outcome-filter-all').click();
     expect(await rows.count()).toBe(listed(demoTotal));
   });
 
   it('opens a failed problem with the program that ran and its stderr', async () => {
-    await page.getByTestId('outcome-filter-WRONG_ANSWER').click();
-    await page.locator('[data-testid="problem-row"][data-language="python"]').first().click();
+    await page.getByTestId('outcome-filter-RUNTIME_ERROR').click();
+    // The recorded bisect_right answer: its full test's assert fails.
+    await page.locator('[data-testid="problem-row"][data-id="a1cb9f3af1f3"]').click();
     const detail = page.getByTestId('problem-detail');
     await detail.waitFor();
-    expect(await detail.getByTestId('detail-outcome').textContent()).toContain('WRONG_ANSWER');
+    expect(await detail.getByTestId('detail-outcome').textContent()).toContain('RUNTIME_ERROR');
     expect(await detail.getByTestId('extraction').textContent()).toContain('fenced block');
 
     const code = (await detail.getByTestId('extracted-code').textContent())!;
@@ -196,7 +200,7 @@ describe('benchtop in Chromium', () => {
     expect(program).toContain(code.trim());
     expect(program).toContain('assert');
 
-    // A Python WRONG_ANSWER means one of the runs printed AssertionError to stderr.
+    // A failed Python assert exits 1 with AssertionError on stderr: RUNTIME_ERROR under the corrected rules.
     const stderr = [await detail.getByTestId('stderr-demo').textContent(), await detail.getByTestId('stderr-full').textContent()].join('\n');
     expect(stderr).toContain('AssertionError');
 

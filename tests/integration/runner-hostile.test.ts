@@ -82,6 +82,7 @@ describe('hostile programs', () => {
     const started = performance.now();
     const response = await fetch(`${runner.url}/submit`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ src_uid: 'print', lang: 'python', source_code: 'import sys\nchunk = "x" * (1 << 20)\nfor _ in range(100):\n    sys.stdout.write(chunk)\nprint("end")', request_extensions: { timeout_ms: 20_000 } }),
     });
     const text = await response.text();

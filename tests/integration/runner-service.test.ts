@@ -59,7 +59,8 @@ describe('protocol', () => {
     expect(spliced.body).toMatchObject({ src_uid: 'u1', exec_outcome: 'PASSED', exec_cout: 'ok\n', all_code: 'def f():\n    return 2\nassert f() == 2\nprint("ok")' });
     expect(spliced.body.response_extensions).toMatchObject({ exit_code: 0, stdout: 'ok\n', stderr: '', timeout: false, cmd: 'python3 test.py', timeout_seconds: 30 });
     const wrong = await post(plain.url, '/submit', { src_uid: 'u2', lang: 'python', source_code: 'assert 1 == 2' });
-    expect(wrong.body).toMatchObject({ src_uid: 'u2', all_code: '', exec_outcome: 'WRONG_ANSWER' });
+    // A failed assert exits 1: RUNTIME_ERROR (SPEC §4, corrected 2026-12-01: exit code before substrings).
+    expect(wrong.body).toMatchObject({ src_uid: 'u2', all_code: '', exec_outcome: 'RUNTIME_ERROR' });
     expect(wrong.body.exec_runtime_message).toContain('AssertionError');
   });
 

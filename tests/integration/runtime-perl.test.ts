@@ -37,12 +37,15 @@ describe('perl (zeroperl)', () => {
     console.log(`perl: loaded in ${loadMs.toFixed(0)} ms (${perl.description}); a run takes ${r.durationMs.toFixed(0)} ms`);
   });
 
-  it('a die in the official test style: exit 255, the message on stderr, WRONG_ANSWER', async () => {
+  it('a die in the official test style: exit 255, the message on stderr, RUNTIME_ERROR', async () => {
     const r = await run('sub add { $_[0] + $_[1] }\nsub test {\n    die "Test 1 failed" unless add(1, 2) == 4;\n}\ntest();\nprint "not reached\\n";');
     expect(r.exitCode).toBe(255);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('Test 1 failed at test.pl line 3.\n');
-    expect(judgeRun('perl', r)).toBe('WRONG_ANSWER');
+    // Non-zero exit → RUNTIME_ERROR; Perl has no error substrings (SPEC §4–5, corrected 2026-12-01).
+    expect(judgeRun('perl', r)).toBe('RUNTIME_ERROR');
+    // So "failed" printed by a program that exits 0 passes, as officially.
+    expect(await verdict('print "Test 1 failed\\n";')).toBe('PASSED');
     expect(await verdict('die "boom\\n";')).toBe('RUNTIME_ERROR');
   });
 
@@ -127,7 +130,7 @@ describe('perl (zeroperl)', () => {
       "#   Failed test 'nested'", '#   at test.pl line 3.', '#     Structures begin differing at:',
       "#          $got->[1][0] = '2'", "#     $expected->[1][0] = '4'", '# Looks like you failed 2 tests of 3.', '',
     ].join('\n'));
-    expect(judgeRun('perl', fail)).toBe('WRONG_ANSWER');
+    expect(judgeRun('perl', fail)).toBe('RUNTIME_ERROR');
 
     const died = await run('use Test::More;\nok(1);\ndie "oops\\n";\n');
     expect([died.exitCode, died.stderr]).toEqual([255, 'oops\n# Tests were run but no plan was declared and done_testing() was not seen.\n# Looks like your test exited with 255 just after 1.\n']);
@@ -148,7 +151,7 @@ describe('perl (zeroperl)', () => {
   });
 
   it('does not provide Test::Exception (neither does the official image)', async () => {
-    expect(await verdict('use Test::More;\nuse Test::Exception;\ndies_ok { die } "dies";\ndone_testing();\n')).toBe('WRONG_ANSWER'); // "BEGIN failed"
+    expect(await verdict('use Test::More;\nuse Test::Exception;\ndies_ok { die } "dies";\ndone_testing();\n')).toBe('RUNTIME_ERROR'); // "BEGIN failed", exit 2
   });
 
   it('runs in the Node worker pool as the CLI does, and a runaway program is stopped at the time limit', async () => {

@@ -52,7 +52,8 @@ describe('php (php-wasm, PHP 8.1 CLI)', () => {
       '  thrown in /sandbox/test.php on line 3',
       '',
     ].join('\n'));
-    expect(judgeRun('php', r)).toBe('WRONG_ANSWER');
+    // Exit 255 comes before the `assert()` substring (SPEC §4, corrected 2026-12-01).
+    expect(judgeRun('php', r)).toBe('RUNTIME_ERROR');
     const custom = await run('<?php\nassert(false, "Test 8 failed");\n');
     expect(custom.stderr).toContain('PHP Fatal error:  Uncaught AssertionError: Test 8 failed in /sandbox/test.php:2');
   });
@@ -177,7 +178,7 @@ describe('php through the Node worker pool (as the CLI runs it)', () => {
     expect(a.runtime).toBe(runtime.description);
     const b = await executor.run({ language: 'php', program: '<?php\nfunction once() {}\nassert(false);\n', timeoutMs: 10_000 });
     expect(b.exitCode).toBe(255);
-    expect(judgeRun('php', b)).toBe('WRONG_ANSWER');
+    expect(judgeRun('php', b)).toBe('RUNTIME_ERROR');
   });
 
   it('a program that overflows the C stack costs only its own run', async () => {

@@ -26,7 +26,8 @@ describe('python (Pyodide)', () => {
     expect(r.stderr).toContain('File "test.py", line 4, in <module>');
     expect(r.stderr).toContain('    assert 1 + 1 == 3, "math"');
     expect(r.stderr).toMatch(/AssertionError: math\n$/);
-    expect(judgeRun('python', r)).toBe('WRONG_ANSWER');
+    // Exit 1 comes before any substring, and Python has none (SPEC §4–5, corrected 2026-12-01).
+    expect(judgeRun('python', r)).toBe('RUNTIME_ERROR');
   });
   it('maps SystemExit to the exit code (0 and None pass)', async () => {
     expect((await run('python', 'import sys\nsys.exit(0)\nprint("not reached")')).exitCode).toBe(0);
@@ -74,19 +75,19 @@ describe('javascript (QuickJS with a Node-like environment)', () => {
     const r = await run('javascript', 'console.log("x", 1, {a: [1, "s"]}, [1, 2], null, undefined); console.error("e %d", 5)');
     expect(r).toMatchObject({ exitCode: 0, stdout: "x 1 { a: [ 1, 's' ] } [ 1, 2 ] null undefined\n", stderr: 'e 5\n' });
   });
-  it('provides Node\'s assert (the npm port), and a failed assert is WRONG_ANSWER', async () => {
+  it('provides Node\'s assert (the npm port), and a failed assert (exit 1) is RUNTIME_ERROR', async () => {
     const r = await run('javascript', "const assert = require('assert');\nassert.deepStrictEqual({a: 1}, {a: 1});\nassert.strictEqual(1 + 1, 3);");
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('AssertionError [ERR_ASSERTION]: Expected values to be strictly equal');
     expect(r.stderr).toContain('assert.strictEqual(1 + 1, 3);');
-    expect(judgeRun('javascript', r)).toBe('WRONG_ANSWER');
+    expect(judgeRun('javascript', r)).toBe('RUNTIME_ERROR');
     expect(await verdict('javascript', "const assert = require('node:assert/strict'); assert.equal(1, 1); const util = require('util'); console.log(util.inspect([1]))")).toBe('PASSED');
   });
   it('an async test whose promise rejects exits 1, as an unhandled rejection in Node', async () => {
     const program = "const assert = require('assert');\nasync function demoTesting() {\n  await new Promise((r) => setTimeout(r, 10));\n  assert.strictEqual(2, 3);\n}\ndemoTesting();\n";
     const r = await run('javascript', program);
     expect(r.exitCode).toBe(1);
-    expect(judgeRun('javascript', r)).toBe('WRONG_ANSWER');
+    expect(judgeRun('javascript', r)).toBe('RUNTIME_ERROR');
     expect(await verdict('javascript', program.replace('2, 3', '3, 3'))).toBe('PASSED');
   });
   it('runs timers in order on a virtual clock, and honours process.exit and exitCode', async () => {
@@ -95,7 +96,7 @@ describe('javascript (QuickJS with a Node-like environment)', () => {
     expect((await run('javascript', 'process.exit(4); console.log("no")'))).toMatchObject({ exitCode: 4, stdout: '' });
     expect((await run('javascript', 'process.exitCode = 2')).exitCode).toBe(2);
   });
-  it('console.assert prints "Assertion failed" without throwing (so Node\'s verdict is WRONG_ANSWER)', async () => {
+  it('console.assert prints "Assertion failed" without throwing: exit 0 and the substring `failed`, so WRONG_ANSWER', async () => {
     const r = await run('javascript', 'console.assert(1 === 2, "one is two"); console.log("after")');
     expect(r).toMatchObject({ exitCode: 0, stdout: 'after\n', stderr: 'Assertion failed: one is two\n' });
     expect(judgeRun('javascript', r)).toBe('WRONG_ANSWER');
@@ -136,12 +137,12 @@ describe('typescript (types stripped, then QuickJS)', () => {
     expect((await run('typescript', 'console.log(1, "s", ["s"])')).stdout).toBe("1 s [ 's' ]\n");
   });
   it('supports import syntax for assert', async () => {
-    expect(await verdict('typescript', "import assert from 'assert';\nimport { strictEqual } from 'assert';\nassert.ok(true); strictEqual(1, 2);")).toBe('WRONG_ANSWER');
+    expect(await verdict('typescript', "import assert from 'assert';\nimport { strictEqual } from 'assert';\nassert.ok(true); strictEqual(1, 2);")).toBe('RUNTIME_ERROR');
   });
-  it('a program that cannot be parsed fails as tsx reports it ("Transform failed" → WRONG_ANSWER)', async () => {
+  it('a program that cannot be parsed fails as tsx reports it ("Transform failed", exit 1 → RUNTIME_ERROR)', async () => {
     const r = await run('typescript', 'const x: number = ;');
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('Transform failed');
-    expect(judgeRun('typescript', r)).toBe('WRONG_ANSWER');
+    expect(judgeRun('typescript', r)).toBe('RUNTIME_ERROR');
   });
 });

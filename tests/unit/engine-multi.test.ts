@@ -74,7 +74,8 @@ describe('samples and turns', () => {
   it('by default feeds back only the public test run, clipped to 2,000 characters (head and tail)', async () => {
     const results = await evaluateAll(problems.slice(0, 1), tableModel({}), fakeExecutor(), { turns: 2 });
     const feedback = results[0]!.feedback!;
-    expect(feedback).toContain('did not pass the public tests: WRONG_ANSWER (exit code 1)');
+    // Exit 1 with an AssertionError is RUNTIME_ERROR for Python (SPEC §4: the exit code comes first).
+    expect(feedback).toContain('did not pass the public tests: RUNTIME_ERROR (exit code 1)');
     expect(feedback).toContain('START');
     expect(feedback).toContain('AssertionError: demo case 1');
     expect(feedback).toMatch(/characters cut/);

@@ -14,7 +14,7 @@ const problem = (i: number, language: 'python' | 'javascript'): Problem => ({
 const result = (p: Problem, verdict: ProblemResult['verdict'], answer: string | null = `answer ${p.id}`): ProblemResult => ({
   id: p.id, index: p.index, language: p.language, difficulty: p.difficulty, answer, extractedCode: 'code', extraction: 'fenced block',
   demo: verdict === 'infra_error' ? null : { program: 'x', outcome: 'PASSED', exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 3, runtime: 'QuickJS-ng' },
-  full: verdict === 'infra_error' ? null : { program: 'y', outcome: verdict === 'passed' ? 'PASSED' : 'WRONG_ANSWER', exitCode: 1, stdout: '', stderr: 'a "quoted", error\nline', timedOut: false, durationMs: 3, runtime: 'QuickJS-ng' },
+  full: verdict === 'infra_error' ? null : { program: 'y', outcome: verdict === 'passed' ? 'PASSED' : 'RUNTIME_ERROR', exitCode: 1, stdout: '', stderr: 'a "quoted", error\nline', timedOut: false, durationMs: 3, runtime: 'QuickJS-ng' },
   verdict, durationMs: 7, usage: { inputTokens: 100, outputTokens: 50 },
   ...(verdict === 'infra_error' ? { error: 'answer unavailable: HTTP 500, "oops"' } : {}),
 });
@@ -50,6 +50,26 @@ describe('run exports', () => {
     expect(csv[0]).toBe('id,index,language,difficulty,verdict,passed,demo_outcome,full_outcome,runtime,duration_ms,input_tokens,output_tokens,reasoning_tokens,error');
     expect(csv[3]).toBe('p2,2,javascript,easy,infra_error,false,INFRA_ERROR,INFRA_ERROR,,7,100,50,,"answer unavailable: HTTP 500, ""oops"""');
     expect(csvField('a\nb')).toBe('"a\nb"');
+  });
+
+  it('escapes text a spreadsheet would run as a formula (OWASP CSV injection): a leading quote, and quotes around', () => {
+    for (const payload of ['=HYPERLINK("http://evil.example","x")', '+1+cmd|\' /C calc\'!A0', '-2+3', '@SUM(A1:A9)', '\t=1+1', '\r=1+1']) {
+      const field = csvField(payload);
+      expect(field, payload).toBe(`"'${payload.replace(/"/g, '""')}"`);
+    }
+    // Harmless text and our own numbers are unchanged.
+    expect(csvField('a=b')).toBe('a=b');
+    expect(csvField(-1)).toBe('-1');
+    expect(csvField(' =1')).toBe(' =1');
+    // Through the export: a hostile id and error message from a dataset and a provider.
+    const hostile: RunData = {
+      ...data,
+      problems: [{ ...data.problems[2]!, id: '=1+2' }],
+      results: new Map([['=1+2', { ...data.results.get(data.problems[2]!.id)!, id: '=1+2', error: '@cmd' }]]),
+    };
+    const row = resultsCsv(hostile).split('\r\n')[1]!;
+    expect(row.startsWith(`"'=1+2",`)).toBe(true);
+    expect(row.endsWith(`,"'@cmd"`)).toBe(true);
   });
 
   it('describes the run in a manifest: the shared shape (src/core/manifest.ts) plus provider preset, usage, cost and dates', () => {

@@ -16,9 +16,12 @@ describe('Java verdict from JUnit (SPEC §5)', () => {
     expect(parseJUnitReport('not xml')).toBeNull();
   });
 
-  it('failed tests → WRONG_ANSWER, no tests or no report → RUNTIME_ERROR, a hang → PASSED (official quirk)', () => {
+  it('the launcher\'s exit code first, then failed tests → WRONG_ANSWER, no tests or no report → RUNTIME_ERROR, a hang → PASSED (official quirk)', () => {
     expect(judgeRun('java', run({ testReport: { tests: 2, failed: 0, skipped: 0 } }))).toBe('PASSED');
-    expect(judgeRun('java', run({ exitCode: 1, testReport: { tests: 2, failed: 1, skipped: 0 } }))).toBe('WRONG_ANSWER');
+    // The console launcher exits 1 when a test fails: the exit code decides first (SPEC §5, corrected).
+    expect(judgeRun('java', run({ exitCode: 1, testReport: { tests: 2, failed: 1, skipped: 0 } }))).toBe('RUNTIME_ERROR');
+    expect(judgeRun('java', run({ exitCode: 0, testReport: { tests: 2, failed: 1, skipped: 0 } }))).toBe('WRONG_ANSWER');
+    expect(judgeRun('java', run({ exitCode: 1, testReport: { tests: 2, failed: 0, skipped: 0 } }))).toBe('RUNTIME_ERROR');
     expect(judgeRun('java', run({ testReport: { tests: 0, failed: 0, skipped: 0 } }))).toBe('RUNTIME_ERROR');
     expect(judgeRun('java', run({ testReport: { tests: 1, failed: 0, skipped: 1 } }))).toBe('RUNTIME_ERROR');
     expect(judgeRun('java', run({ exitCode: 1, testReport: null }))).toBe('RUNTIME_ERROR');
@@ -37,12 +40,12 @@ describe('runner answers → RunResult', () => {
 
   it('a benchtop runner\'s answer is judged to the same outcome', () => {
     for (const [outcome, ext] of [
-      ['WRONG_ANSWER', { exit_code: 1, stdout: '', stderr: 'AssertionError', timeout: false }],
+      ['WRONG_ANSWER', { exit_code: 0, stdout: 'Test failed', stderr: '', timeout: false }],
       ['RUNTIME_ERROR', { exit_code: 1, stdout: '', stderr: 'Traceback', timeout: false }],
       ['TIME_LIMIT_EXCEEDED', { exit_code: null, stdout: '', stderr: '', timeout: true }],
       ['PASSED', { exit_code: 0, stdout: 'ok', stderr: '', timeout: false }],
     ] as const) {
-      expect(judgeRun('python', runResultFromResponse('python', answer({ exec_outcome: outcome, response_extensions: ext }), 5))).toBe(outcome);
+      expect(judgeRun('javascript', runResultFromResponse('javascript', answer({ exec_outcome: outcome, response_extensions: ext }), 5))).toBe(outcome);
     }
     const compile = answer({ exec_outcome: 'COMPILATION_ERROR', response_extensions: { exit_code: null, compile_failed: true, compile_output: 'error', timeout: false } });
     expect(judgeRun('cpp', runResultFromResponse('cpp', compile, 5))).toBe('COMPILATION_ERROR');
@@ -54,7 +57,8 @@ describe('runner answers → RunResult', () => {
   it('an official sandbox\'s answer (no compile flags, no JUnit counts) keeps its outcome', () => {
     const official = (outcome: SubmitResponse['exec_outcome'], stderr = '') => answer({
       exec_outcome: outcome, exec_compile_message: outcome === 'COMPILATION_ERROR' ? 'error: x' : '',
-      response_extensions: { exit_code: outcome === 'PASSED' ? 0 : 1, stdout: '', stderr, timeout: outcome === 'TIME_LIMIT_EXCEEDED' },
+      // WRONG_ANSWER implies exit 0 under the corrected rules (SPEC §4).
+      response_extensions: { exit_code: outcome === 'PASSED' || outcome === 'WRONG_ANSWER' ? 0 : 1, stdout: '', stderr, timeout: outcome === 'TIME_LIMIT_EXCEEDED' },
     });
     expect(judgeRun('cpp', runResultFromResponse('cpp', official('COMPILATION_ERROR'), 5))).toBe('COMPILATION_ERROR');
     expect(judgeRun('java', runResultFromResponse('java', official('WRONG_ANSWER'), 5))).toBe('WRONG_ANSWER');

@@ -18,9 +18,13 @@ describe('outcome order (SPEC §4)', () => {
   it('a run timeout beats an error substring and a non-zero exit', () => {
     expect(decideOutcome(report({ timedOut: true, stdout: 'AssertionError', exitCode: 1 }), ['AssertionError'])).toBe('TIME_LIMIT_EXCEEDED');
   });
-  it('an error substring in stdout or stderr beats the exit code, even with exit 0', () => {
-    expect(decideOutcome(report({ stderr: 'AssertionError', exitCode: 1 }), ['AssertionError'])).toBe('WRONG_ANSWER');
+  it('the exit code comes before the substrings (corrected 2026-12-01): non-zero exit is RUNTIME_ERROR whatever it printed', () => {
+    expect(decideOutcome(report({ stderr: 'AssertionError', exitCode: 1 }), ['AssertionError'])).toBe('RUNTIME_ERROR');
+    expect(decideOutcome(report({ stdout: 'Test failed', exitCode: null }), ['failed'])).toBe('RUNTIME_ERROR');
+  });
+  it('exit 0 with an error substring in stdout or stderr is WRONG_ANSWER', () => {
     expect(decideOutcome(report({ stdout: 'Test failed', exitCode: 0 }), ['failed'])).toBe('WRONG_ANSWER');
+    expect(decideOutcome(report({ stderr: 'Test failed', exitCode: 0 }), ['failed'])).toBe('WRONG_ANSWER');
   });
   it('substrings are case-sensitive plain text', () => {
     expect(decideOutcome(report({ stdout: 'FAILED' }), ['failed'])).toBe('PASSED');
@@ -33,19 +37,33 @@ describe('outcome order (SPEC §4)', () => {
   });
   it('uses each language\'s own substrings', () => {
     expect(judgeRun('python', report({ stdout: 'Test failed', exitCode: 0 }))).toBe('PASSED');
+    expect(judgeRun('python', report({ stdout: 'AssertionError', exitCode: 0 }))).toBe('PASSED');
+    expect(judgeRun('python', report({ stderr: 'AssertionError', exitCode: 1 }))).toBe('RUNTIME_ERROR');
+    expect(judgeRun('perl', report({ stdout: 'Test failed', exitCode: 0 }))).toBe('PASSED');
     expect(judgeRun('javascript', report({ stdout: 'Test failed', exitCode: 0 }))).toBe('WRONG_ANSWER');
-    expect(judgeRun('typescript', report({ stderr: 'AssertionError [ERR_ASSERTION]', exitCode: 1 }))).toBe('WRONG_ANSWER');
+    expect(judgeRun('javascript', report({ stdout: 'AssertionError', exitCode: 0 }))).toBe('PASSED');
+    expect(judgeRun('typescript', report({ stderr: 'AssertionError [ERR_ASSERTION]', exitCode: 0 }))).toBe('WRONG_ANSWER');
+    expect(judgeRun('typescript', report({ stderr: 'AssertionError [ERR_ASSERTION]', exitCode: 1 }))).toBe('RUNTIME_ERROR');
     expect(judgeRun('python', report({ stderr: 'SyntaxError: invalid syntax', exitCode: 1 }))).toBe('RUNTIME_ERROR');
   });
 });
 
+// SPEC §5's table (corrected 2026-12-01), copied by hand: the timeout column and the error substrings.
+const SPEC_TABLE: Record<LanguageId, [number, string[]]> = {
+  python: [30, []], cpp: [33, []], java: [33, []], javascript: [30, ['failed']], go: [31, []],
+  shell: [30, []], csharp: [40, ['Assertion failed']], dart: [30, []], elixir: [30, []], julia: [30, []],
+  kotlin: [40, []], perl: [30, []], php: [30, ['assert()', 'failed']], racket: [30, ['FAILURE', 'ERROR']],
+  r: [30, []], ruby: [30, []], rust: [40, []], scala: [55, []], swift: [30, []],
+  typescript: [31, ['failed', 'AssertionError']],
+};
+
 describe('language table', () => {
   it('has a rule for every one of the 20 languages, with the official timeouts', () => {
     expect(LANGUAGE_IDS).toHaveLength(20);
-    for (const id of LANGUAGE_IDS) expect(languageRule(id).timeoutSeconds).toBeGreaterThanOrEqual(30);
-    expect(officialTimeoutMs('python')).toBe(30_000);
-    expect(officialTimeoutMs('typescript')).toBe(31_000);
-    expect(officialTimeoutMs('scala')).toBe(55_000);
+    for (const id of LANGUAGE_IDS) {
+      expect(officialTimeoutMs(id), id).toBe(SPEC_TABLE[id][0] * 1000);
+      expect([...languageRule(id).errorSubstrings], id).toEqual(SPEC_TABLE[id][1]);
+    }
   });
   it('normalises aliases and case', () => {
     expect(normalizeLanguage('C++')).toBe('cpp');

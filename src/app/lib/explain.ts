@@ -18,11 +18,12 @@ export function explainRun(result: ProblemResult, run: TestRun): string {
       const output = run.stdout + run.stderr;
       const marker = languageRule(result.language).errorSubstrings.find((s) => output.includes(s));
       return marker
-        ? `the output contains "${marker}", an error marker for ${LANGUAGE_NAMES[result.language]}`
+        ? `exit code 0, but the output contains "${marker}", an error marker for ${LANGUAGE_NAMES[result.language]}`
         : 'the tests reported a failure';
     }
     case 'RUNTIME_ERROR':
-      return `exit code ${run.exitCode ?? 'none'} with no error marker in the output`;
+      // The exit code is checked before any error marker (SPEC §4, corrected 2026-12-01).
+      return run.exitCode === null ? 'the program was ended without an exit code' : `non-zero exit code ${run.exitCode}`;
     default:
       return '';
   }

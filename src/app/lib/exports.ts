@@ -87,9 +87,15 @@ const CSV_COLUMNS = [
 /** A run with several samples or turns also names them, after `index`. */
 const CSV_MULTI_COLUMNS = ['id', 'index', 'sample', 'turn', ...CSV_COLUMNS.slice(2)] as const;
 
-/** RFC 4180: quote a field that holds a comma, a quote or a line break; double the quotes. */
+/**
+ * RFC 4180: quote a field that holds a comma, a quote or a line break; double the quotes. Text that
+ * a spreadsheet would read as a formula (it starts with `=`, `+`, `-`, `@`, tab or CR: ids, answers'
+ * error messages and runtimes come from datasets and models) gets a leading `'` and quotes, as
+ * OWASP's CSV-injection advice says. Numbers are ours and stay numbers.
+ */
 export function csvField(value: unknown): string {
   const text = value === null || value === undefined ? '' : String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

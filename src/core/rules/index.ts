@@ -24,7 +24,7 @@ export interface LanguageRule {
   officialCommand: string;
   /** Official timeout: 30 s plus the language's extra. */
   timeoutSeconds: number;
-  /** Case-sensitive plain substrings of stdout+stderr that mean WRONG_ANSWER. */
+  /** Case-sensitive plain substrings of stdout+stderr that mean WRONG_ANSWER when the exit code is 0 (SPEC §5's table, corrected 2026-12-01). */
   errorSubstrings: readonly string[];
   /** Joins solution and tests into the program that runs; null where not implemented yet. */
   splice: ((solution: string, tests: string) => string) | null;
@@ -37,26 +37,26 @@ export interface LanguageRule {
 type RuleTable = { [L in LanguageId]: Omit<LanguageRule, 'id'> };
 
 const RULES: RuleTable = {
-  python: { officialCommand: 'python3 test.py', timeoutSeconds: 30, errorSubstrings: ['AssertionError'], splice: concatSplice },
-  javascript: { officialCommand: 'node test.js', timeoutSeconds: 30, errorSubstrings: ['failed', 'AssertionError'], splice: javascriptSplice },
+  python: { officialCommand: 'python3 test.py', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
+  javascript: { officialCommand: 'node test.js', timeoutSeconds: 30, errorSubstrings: ['failed'], splice: javascriptSplice },
   typescript: { officialCommand: 'npx tsx test.ts', timeoutSeconds: 31, errorSubstrings: ['failed', 'AssertionError'], splice: concatSplice },
   shell: { officialCommand: 'bash test.sh', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
-  elixir: { officialCommand: 'elixir test.ex', timeoutSeconds: 30, errorSubstrings: ['assertion fails'], splice: concatSplice },
-  julia: { officialCommand: 'julia test.jl', timeoutSeconds: 30, errorSubstrings: ['AssertionError'], splice: concatSplice },
-  perl: { officialCommand: 'perl test.pl', timeoutSeconds: 30, errorSubstrings: ['failed'], splice: concatSplice },
+  elixir: { officialCommand: 'elixir test.ex', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
+  julia: { officialCommand: 'julia test.jl', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
+  perl: { officialCommand: 'perl test.pl', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
   r: { officialCommand: 'Rscript test.r', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
   ruby: { officialCommand: 'ruby test.rb', timeoutSeconds: 30, errorSubstrings: [], splice: concatSplice },
   rust: { officialCommand: 'cargo test', timeoutSeconds: 40, errorSubstrings: [], splice: concatSplice },
-  scala: { officialCommand: 'amm test.sc', timeoutSeconds: 55, errorSubstrings: ['AssertionError'], splice: concatSplice },
+  scala: { officialCommand: 'amm test.sc', timeoutSeconds: 55, errorSubstrings: [], splice: concatSplice },
   cpp: { officialCommand: 'g++ -o test test.cpp && ./test', timeoutSeconds: 33, errorSubstrings: [], splice: cppSplice },
-  java: { officialCommand: 'javac + JUnit 5', timeoutSeconds: 31, errorSubstrings: [], splice: javaSplice, judge: javaOutcome },
+  java: { officialCommand: 'javac + JUnit 5', timeoutSeconds: 33, errorSubstrings: [], splice: javaSplice, judge: javaOutcome },
   go: { officialCommand: 'go test main_test.go', timeoutSeconds: 31, errorSubstrings: [], splice: goSplice },
   csharp: { officialCommand: 'dotnet run', timeoutSeconds: 40, errorSubstrings: ['Assertion failed'], splice: csharpSplice },
-  dart: { officialCommand: 'dart run --enable-asserts test.dart', timeoutSeconds: 30, errorSubstrings: ['AssertionError', 'failed'], splice: dartSplice },
-  kotlin: { officialCommand: 'kotlinc -script test.kts', timeoutSeconds: 40, errorSubstrings: ['AssertionError'], splice: kotlinSplice },
+  dart: { officialCommand: 'dart run --enable-asserts test.dart', timeoutSeconds: 30, errorSubstrings: [], splice: dartSplice },
+  kotlin: { officialCommand: 'kotlinc -script test.kts', timeoutSeconds: 40, errorSubstrings: [], splice: kotlinSplice },
   php: { officialCommand: 'php test.php', timeoutSeconds: 30, errorSubstrings: ['assert()', 'failed'], splice: phpSplice, precheck: phpPrecheck },
   racket: { officialCommand: 'raco test test.rkt', timeoutSeconds: 30, errorSubstrings: ['FAILURE', 'ERROR'], splice: racketSplice },
-  swift: { officialCommand: 'swift test.swift', timeoutSeconds: 30, errorSubstrings: ['Assertion failed'], splice: swiftSplice },
+  swift: { officialCommand: 'swift test.swift', timeoutSeconds: 30, errorSubstrings: [], splice: swiftSplice },
 };
 
 export function languageRule(language: LanguageId): LanguageRule {

@@ -19,16 +19,18 @@ export function javaSplice(solution: string, tests: string): string {
 }
 
 /**
- * Java's outcome (SPEC §4–5): the compile step as for every language; then the verdict of JUnit's
- * report, not substrings or the exit code (the launcher exits 1 when a test fails). No readable
- * report (the JVM died, `System.exit`) or no test found → RUNTIME_ERROR; any failed test →
- * WRONG_ANSWER; at least one passed test → PASSED. Official quirk, reproduced: a run that hangs
- * until the time limit is scored PASSED.
+ * Java's outcome (SPEC §4–5, corrected 2026-12-01): the compile step as for every language; then
+ * the launcher's exit code first, as for every language (non-zero → RUNTIME_ERROR: the JUnit
+ * console launcher exits 1 when a test fails, so a failed assertion is RUNTIME_ERROR); then JUnit's
+ * report: no readable report or no test found → RUNTIME_ERROR; any failed test → WRONG_ANSWER; at
+ * least one passed test → PASSED. Official quirk, reproduced: a run that hangs until the time
+ * limit is scored PASSED.
  */
 export function javaOutcome(report: ExecutionReport): Outcome {
   if (report.compileTimedOut) return 'TIME_LIMIT_EXCEEDED';
   if (report.compileFailed) return 'COMPILATION_ERROR';
   if (report.timedOut) return 'PASSED';
+  if (report.exitCode !== 0) return 'RUNTIME_ERROR';
   const tests = report.testReport;
   if (!tests || tests.tests === 0) return 'RUNTIME_ERROR';
   if (tests.failed > 0) return 'WRONG_ANSWER';
