@@ -72,6 +72,8 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions 
 }
 
 const TIMED_OUT = -1;
+/** What the host calls in the environment (prelude.js: `__benchtop`). */
+const HOST_ENTRIES = ['runNextTimer', 'virtualNow', 'exitCode', 'defaultExitCode', 'formatUncaught'] as const;
 
 /** Runs the program and its event loop; returns the exit code (TIMED_OUT for a virtual-clock timeout). */
 function execute(context: QuickJSContext, program: string, streams: Streams, timeoutMs: number): number {
@@ -85,13 +87,13 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
   context.setProp(context.global, '__benchtop_write', writeFn);
   writeFn.dispose();
   context.unwrapResult(context.evalCode(nodeEnvironment, 'node-env.js')).dispose();
+  // The environment's entry points are taken before the program runs and their global removed: the
+  // program can neither reach nor replace them (a replaced `exitCode` would turn its own uncaught
+  // error into exit 0). Nothing else of the host is in the realm, which dies with the run.
   const host = context.getProp(context.global, '__benchtop');
-  const call = (name: string, ...args: QuickJSHandle[]) => {
-    const fn = context.getProp(host, name);
-    const result = context.callFunction(fn, host, ...args);
-    fn.dispose();
-    return result;
-  };
+  const entries = new Map(HOST_ENTRIES.map((name) => [name, context.getProp(host, name)] as const));
+  context.unwrapResult(context.evalCode('delete globalThis.__benchtop', 'benchtop.js')).dispose();
+  const call = (name: (typeof HOST_ENTRIES)[number], ...args: QuickJSHandle[]) => context.callFunction(entries.get(name)!, host, ...args);
 
   const dumpAndDispose = (result: ReturnType<typeof call>): unknown => {
     const handle = context.unwrapResult(result);
@@ -140,6 +142,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
     return dumpAndDispose(call('defaultExitCode')) as number;
   } finally {
     completion?.dispose();
+    for (const fn of entries.values()) fn.dispose();
     host.dispose();
   }
 }
