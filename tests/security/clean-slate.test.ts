@@ -47,6 +47,23 @@ const javascript: Step[] = [
   { name: 'flood: 30 MB error thrown from a timer', program: JS_FLOOD, expected: 'RUNTIME_ERROR', flood: true },
   { name: 'right: after the flood', program: "require('assert').strictEqual(2 + 2, 4);\n", expected: 'PASSED' },
   { name: 'wrong: after the flood', program: "require('assert').strictEqual(2 + 2, 5);\n", expected: 'RUNTIME_ERROR' },
+  {
+    name: "wrong: an 'exit' listener sets the exit code",
+    program: "process.on('exit', (code) => { console.log('LATE-OUTPUT', code); process.exitCode = 3; });\nconsole.log('end');\n",
+    expected: 'RUNTIME_ERROR',
+  },
+  {
+    name: "right: an 'uncaughtException' listener takes a timer's error, later timers still run",
+    program: "process.on('uncaughtException', (e) => console.log('caught', e.message));\nsetTimeout(() => { throw new Error('t'); }, 1);\nsetTimeout(() => console.log('later'), 5);\n",
+    expected: 'PASSED',
+  },
+  {
+    name: "flood: 30 MB error thrown from an 'exit' listener",
+    program: "process.on('exit', () => { throw new Error('x'.repeat(30_000_000)); });\nconsole.log('end');\n",
+    expected: 'RUNTIME_ERROR',
+    flood: true,
+  },
+  { name: 'right: after the exit-listener flood', program: "require('assert').deepStrictEqual([1, 2], [1, 2]);\n", expected: 'PASSED' },
 ];
 
 const typescript: Step[] = [
