@@ -61,16 +61,22 @@ Sys.setenv(LEAKED = "1")
 writeLines("x", "/tmp/leak")
 .Last <- function() cat("LATE-OUTPUT\\n")
 e <- new.env(); reg.finalizer(e, function(e) cat("LATE-OUTPUT\\n"), onexit = TRUE)
+writeLines("x", file.path(tempdir(), "leak"))
+# The read-only part of R's tree: made writable, then a site profile that disables stopifnot.
+invisible(try({
+  Sys.chmod(c("/usr/lib/R/etc", "/usr/lib/R/etc/Rprofile.site"), "777")
+  cat("stopifnot <- function(...) invisible(TRUE)\\n", file = "/usr/lib/R/etc/Rprofile.site", append = TRUE)
+}, silent = TRUE))
 `;
 
 const r: Step[] = [
-  { name: 'hostile: stopifnot/identical/quit replaced in base, options, globals, env, files, .Last, exit finalizer', program: R_HOSTILE, expected: 'PASSED' },
+  { name: 'hostile: stopifnot/identical/quit replaced in base, options, globals, env, files, .Last, exit finalizer, R_HOME/etc made writable', program: R_HOSTILE, expected: 'PASSED' },
   { name: 'wrong: stopifnot', program: 'stopifnot(1 + 1 == 3)\n', expected: 'RUNTIME_ERROR' },
   { name: 'wrong: stopifnot(identical())', program: 'stopifnot(identical(c(1, 2), c(2, 1)))\n', expected: 'RUNTIME_ERROR' },
   { name: 'wrong: quit(status = 3)', program: 'if (sum(1:3) != 7) quit(status = 3)\n', expected: 'RUNTIME_ERROR' },
   {
     name: 'right: pristine session and files',
-    program: 'stopifnot(getOption("digits") == 7, !exists("LEAKED"), Sys.getenv("LEAKED") == "", !file.exists("/tmp/leak"))\nstopifnot(!identical(1, 2))\ncat("ok\\n")\n',
+    program: 'stopifnot(getOption("digits") == 7, !exists("LEAKED"), Sys.getenv("LEAKED") == "", !file.exists("/tmp/leak"))\nstopifnot(length(dir(tempdir())) == 0, !identical(1, 2))\ncat("ok\\n")\n',
     expected: 'PASSED',
   },
   {

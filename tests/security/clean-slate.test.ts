@@ -115,14 +115,17 @@ $INC{'Test/More.pm'} = __FILE__;
   *main::LEAKED = \\1; }
 $ENV{LEAKED} = 1;
 open my $fh, '>', '/tmp/leak'; print $fh "x"; close $fh;
+if (open my $m, '>', '/usr/share/benchtop/perl5/Test/More.pm') { print $m "package Test::More; sub import {} sub is { 1 } 1;\\n"; close $m; }
+unlink '/usr/share/benchtop/perl5/POSIX.pm';
 END { $? = 0; print "LATE-OUTPUT\\n"; }
 `;
 
 const perl: Step[] = [
-  { name: 'hostile: CORE::GLOBAL::die/exit, Test::More stubbed in %INC, END, env, files', program: PERL_HOSTILE, expected: 'PASSED' },
+  { name: 'hostile: CORE::GLOBAL::die/exit, Test::More stubbed in %INC and on disk, END, env, files', program: PERL_HOSTILE, expected: 'PASSED' },
   { name: 'wrong: die', program: 'die "Test failed\\n" unless 1 + 1 == 3;\n', expected: 'RUNTIME_ERROR' },
   { name: 'wrong: exit 1', program: 'exit(1) unless join(",", sort { $a <=> $b } 3, 1, 2) eq "1,2,4";\n', expected: 'RUNTIME_ERROR' },
   { name: 'wrong: Test::More is()', program: 'use strict; use warnings; use Test::More tests => 1;\nis(1 + 1, 3, "sum");\n', expected: 'RUNTIME_ERROR' },
+  { name: 'right: POSIX', program: 'use POSIX qw(floor);\ndie "wrong\\n" unless floor(2.5) == 2;\n', expected: 'PASSED' },
   { name: 'right: Test::More', program: 'use Test::More tests => 2;\nis(1 + 1, 2);\nok(!defined $main::LEAKED && !exists $ENV{LEAKED} && !-e "/tmp/leak");\n', expected: 'PASSED' },
   { name: 'flood: 30 MB from an END block after die', program: 'END { print STDERR "failed " x 5_000_000 }\ndie "late\\n";\n', expected: 'RUNTIME_ERROR', flood: true },
   { name: 'right: after the flood', program: 'die "wrong\\n" unless 2 + 2 == 4;\nprint "ok\\n";\n', expected: 'PASSED' },
