@@ -50,6 +50,13 @@ const ruby: Step[] = [
   },
   { name: 'flood: 30 MB error raised in an at_exit hook', program: 'at_exit { raise "x" * 30_000_000 }\nputs "ok"\n', expected: 'RUNTIME_ERROR', flood: true },
   { name: 'right: after the flood', program: 'raise "wrong" unless 2 + 2 == 4\nputs "ok"\n', expected: 'PASSED' },
+  {
+    name: 'flood: 30 MB from a finalizer, run as ruby ends',
+    program: 'ObjectSpace.define_finalizer("x".dup, proc { $stderr.write("x" * 30_000_000) })\nexit 1\n',
+    expected: 'RUNTIME_ERROR',
+    flood: true,
+  },
+  { name: 'wrong: after the finalizer flood', program: 'raise "wrong" unless 2 + 2 == 5\n', expected: 'RUNTIME_ERROR' },
 ];
 
 const R_HOSTILE = `unlockBinding("stopifnot", baseenv()); assign("stopifnot", function(...) invisible(TRUE), envir = baseenv())
