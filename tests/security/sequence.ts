@@ -66,7 +66,7 @@ export async function runSequence(executor: Executor, language: LanguageId, step
   return problems;
 }
 
-/** The sequence must hold in the same worker, and it must really have used one worker. */
+/** Every step as it must be; with a pool of one and no step crashing its worker, all ran in one worker. */
 export async function expectCleanSlate(executor: Executor, language: LanguageId, steps: readonly Step[]): Promise<void> {
   expect(await runSequence(executor, language, steps)).toEqual([]);
 }
