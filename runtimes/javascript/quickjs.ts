@@ -105,15 +105,15 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
   /**
    * A thrown value reached the top: process.exit(n) gives n; an error that a
    * process.on('uncaughtException') listener takes gives null (the program goes on, as in Node);
-   * any other is reported like Node's and gives 1.
+   * any other is reported like Node's and gives 1 (7 when it came from such a listener, as in Node).
    */
-  const uncaught = (error: QuickJSHandle, listeners = true): number | null => {
+  const uncaught = (error: QuickJSHandle, listeners = true, failure = 1): number | null => {
     try {
       const code = dumpAndDispose(call('exitCode', error));
       if (typeof code === 'number') return code;
       if (listeners) {
         const handled = call('handleUncaught', error);
-        if (handled.error) return uncaught(handled.error, false);
+        if (handled.error) return uncaught(handled.error, false, 7);
         const taken = context.dump(handled.value);
         handled.value.dispose();
         if (taken === true) return null;
@@ -122,7 +122,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
       const text = dumpAndDispose(call('formatUncaught', error, programHandle));
       programHandle.dispose();
       streams.stderr.write(String(text));
-      return 1;
+      return failure;
     } finally {
       error.dispose();
     }
