@@ -259,6 +259,20 @@ export const ATTACKS: Attack[] = [
     truncated: true,
     code: `for (;;) console.log('spam '.repeat(200));\n${JS_SOLVE}`,
   },
+  {
+    id: 'js-host-object',
+    language: 'javascript',
+    attack: "the environment's host object (`__benchtop`): its own uncaught error turned into exit 0, the tests skipped",
+    expected: 'RUNTIME_ERROR',
+    code: `__benchtop.exitCode = () => 0;\n__benchtop.formatUncaught = () => '';\nthrow new Error('skip the tests');\n${JS_SOLVE}`,
+  },
+  {
+    id: 'js-exit-listener-flood',
+    language: 'javascript',
+    attack: "a 3 MB error (3 × the output cap) thrown from a process.on('exit') listener, after a correct solution",
+    expected: 'RUNTIME_ERROR',
+    code: `process.on('exit', () => {\n  throw new Error('x'.repeat(3_000_000));\n});\n${JS_SOLVE}`,
+  },
 
   // ── TypeScript (sucrase, then QuickJS) ────────────────────────────────────────────────────────
   {

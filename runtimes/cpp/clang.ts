@@ -317,6 +317,8 @@ async function loadClang(files: Record<string, ArrayBuffer>): Promise<ClangModul
  * The bundle's in-memory file system copies a whole file on every write (quadratic: writing a
  * 13 MB file in small chunks cost seconds; the object files and the program cost less, but some). Replaced (when the text is as expected) by a
  * write into spare capacity that doubles, as a growable buffer does; `data` stays an exact view.
+ * Bytes are written in place only into a buffer grown here for this file: a file's first bytes may
+ * be shared with every later compile (the sysroot, exceptions.o), so its first write copies them.
  */
 const QUADRATIC_WRITE = `  write(contents) {
     const offset = Number(this.offset);
@@ -330,18 +332,18 @@ const LINEAR_WRITE = `  write(contents) {
     const offset = Number(this.offset);
     const end = offset + contents.length;
     const file = this.file;
-    if (end > file.data.length) {
-      const spare = file.spareCapacity;
-      if (spare && spare.buffer === file.data.buffer && file.data.byteOffset === 0 && end <= spare.length) {
-        const size = file.data.length;
+    const spare = file.spareCapacity;
+    if (spare && spare.buffer === file.data.buffer && file.data.byteOffset === 0 && end <= spare.length) {
+      const size = file.data.length;
+      if (end > size) {
         file.data = spare.subarray(0, end);
         if (offset > size) file.data.fill(0, size, offset);
-      } else {
-        const grown = new Uint8Array(Math.max(end, 2 * file.data.length, 65536));
-        grown.set(file.data);
-        file.spareCapacity = grown;
-        file.data = grown.subarray(0, end);
       }
+    } else {
+      const grown = new Uint8Array(Math.max(end, 2 * file.data.length, 65536));
+      grown.set(file.data);
+      file.spareCapacity = grown;
+      file.data = grown.subarray(0, Math.max(end, file.data.length));
     }
     file.data.set(contents, offset);
     this.offset += BigInt(contents.length);

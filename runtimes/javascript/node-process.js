@@ -22,6 +22,29 @@ export class ExitSignal {
 }
 
 // --- process ---------------------------------------------------------------------------------
+// The two process events a test program may rely on: 'exit' (its listeners run when the program
+// ends, inside its own run: their output and exit code count there) and 'uncaughtException'
+// (a listener takes the error instead of the run ending). Other events are accepted and ignored.
+export const listeners = { exit: [], uncaughtException: [] };
+const addListener = (event, fn) => {
+  if ((event === 'exit' || event === 'uncaughtException') && typeof fn === 'function') listeners[event].push(fn);
+  return process;
+};
+const removeListener = (event, fn) => {
+  const list = event === 'exit' || event === 'uncaughtException' ? listeners[event] : [];
+  const at = list.findIndex((l) => l === fn || l.listener === fn);
+  if (at >= 0) list.splice(at, 1);
+  return process;
+};
+const once = (event, fn) => {
+  const wrapper = function (...args) {
+    removeListener(event, wrapper);
+    return fn.apply(this, args);
+  };
+  wrapper.listener = fn;
+  return addListener(event, wrapper);
+};
+
 export const process = {
   argv: ['node', '/sandbox/test.js'],
   env: {},
@@ -34,9 +57,16 @@ export const process = {
   stderr: { write: (s) => { write(2, String(s)); return true; }, isTTY: false },
   stdin: { isTTY: false, on() { return this; } },
   nextTick: (fn, ...args) => queueMicrotask(() => fn(...args)),
-  on() { return process; },
-  once() { return process; },
-  off() { return process; },
+  on: addListener,
+  addListener,
+  once,
+  off: removeListener,
+  removeListener,
+  removeAllListeners(event) {
+    for (const name of event === undefined ? Object.keys(listeners) : [event]) if (listeners[name]) listeners[name].length = 0;
+    return process;
+  },
+  listenerCount: (event) => (event === 'exit' || event === 'uncaughtException' ? listeners[event].length : 0),
   emitWarning() {},
   cwd: () => '/sandbox',
   hrtime: Object.assign((prev) => {

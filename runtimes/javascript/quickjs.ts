@@ -54,7 +54,7 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions 
       const context = runtime.newContext();
       let exitCode: number;
       try {
-        exitCode = execute(context, program, streams, timeoutMs);
+        exitCode = execute(context, program, streams, timeoutMs, () => interrupted);
         context.dispose();
         runtime.dispose();
       } catch (e) {
@@ -78,9 +78,11 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions 
 }
 
 const TIMED_OUT = -1;
+/** What the host calls in the environment (prelude.js: `__benchtop`). */
+const HOST_ENTRIES = ['runNextTimer', 'virtualNow', 'exitCode', 'defaultExitCode', 'formatUncaught', 'handleUncaught', 'emitExit'] as const;
 
 /** Runs the program and its event loop; returns the exit code (TIMED_OUT for a virtual-clock timeout). */
-function execute(context: QuickJSContext, program: string, streams: Streams, timeoutMs: number): number {
+function execute(context: QuickJSContext, program: string, streams: Streams, timeoutMs: number, interrupted: () => boolean): number {
   const writeFn = context.newFunction('__benchtop_write', (fd, text, dropped) => {
     const stream = context.getNumber(fd) === 2 ? streams.stderr : streams.stdout;
     stream.write(context.getString(text));
@@ -92,13 +94,13 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
   writeFn.dispose();
   context.unwrapResult(context.evalCode(NODE18_INTRINSICS, 'node18.js')).dispose();
   context.unwrapResult(context.evalCode(nodeEnvironment, 'node-env.js')).dispose();
+  // The environment's entry points are taken before the program runs and their global removed: the
+  // program can neither reach nor replace them (a replaced `exitCode` would turn its own uncaught
+  // error into exit 0). Nothing else of the host is in the realm, which dies with the run.
   const host = context.getProp(context.global, '__benchtop');
-  const call = (name: string, ...args: QuickJSHandle[]) => {
-    const fn = context.getProp(host, name);
-    const result = context.callFunction(fn, host, ...args);
-    fn.dispose();
-    return result;
-  };
+  const entries = new Map(HOST_ENTRIES.map((name) => [name, context.getProp(host, name)] as const));
+  context.unwrapResult(context.evalCode('delete globalThis.__benchtop', 'benchtop.js')).dispose();
+  const call = (name: (typeof HOST_ENTRIES)[number], ...args: QuickJSHandle[]) => context.callFunction(entries.get(name)!, host, ...args);
 
   const dumpAndDispose = (result: ReturnType<typeof call>): unknown => {
     const handle = context.unwrapResult(result);
@@ -107,16 +109,27 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
     return value;
   };
 
-  /** Ends the run for a thrown value: process.exit(n) or an uncaught exception. */
-  const failAndDispose = (error: QuickJSHandle): number => {
+  /**
+   * A thrown value reached the top: process.exit(n) gives n; an error that a
+   * process.on('uncaughtException') listener takes gives null (the program goes on, as in Node);
+   * any other is reported like Node's and gives 1 (7 when it came from such a listener, as in Node).
+   */
+  const uncaught = (error: QuickJSHandle, listeners = true, failure = 1): number | null => {
     try {
       const code = dumpAndDispose(call('exitCode', error));
       if (typeof code === 'number') return code;
+      if (listeners) {
+        const handled = call('handleUncaught', error);
+        if (handled.error) return uncaught(handled.error, false, 7);
+        const taken = context.dump(handled.value);
+        handled.value.dispose();
+        if (taken === true) return null;
+      }
       const programHandle = context.newString(program);
       const text = dumpAndDispose(call('formatUncaught', error, programHandle));
       programHandle.dispose();
       streams.stderr.write(String(text));
-      return 1;
+      return failure;
     } finally {
       error.dispose();
     }
@@ -124,29 +137,46 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
   let completion: QuickJSHandle | undefined;
 
   try {
+    let code: number | null = null;
     const evaluated = context.evalCode(program, 'test.js', { type: 'global' });
-    if (evaluated.error) return failAndDispose(evaluated.error);
     // The script's completion value: when the last statement is a call like `demoTesting()` of an
     // async function, its rejection is the unhandled rejection that makes Node exit with code 1.
-    completion = evaluated.value;
-    for (;;) {
+    if (evaluated.error) code = uncaught(evaluated.error);
+    else completion = evaluated.value;
+    while (code === null) {
+      if (interrupted()) return TIMED_OUT;
       const jobs = context.runtime.executePendingJobs();
-      if (jobs.error) return failAndDispose(jobs.error);
+      if (jobs.error) {
+        code = uncaught(jobs.error);
+        continue;
+      }
       jobs.dispose();
       const ran = call('runNextTimer');
-      if (ran.error) return failAndDispose(ran.error);
+      if (ran.error) {
+        code = uncaught(ran.error);
+        continue;
+      }
       const more = context.dump(ran.value);
       ran.value.dispose();
       if (!more) break;
       const now = dumpAndDispose(call('virtualNow')) as number;
       if (now > timeoutMs) return TIMED_OUT;
     }
-    const state = context.getPromiseState(completion);
-    if (state.type === 'rejected') return failAndDispose(state.error);
-    if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
-    return dumpAndDispose(call('defaultExitCode')) as number;
+    if (code === null && completion) {
+      const state = context.getPromiseState(completion);
+      if (state.type === 'rejected') code = uncaught(state.error);
+      else if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
+    }
+    if (code === null) code = dumpAndDispose(call('defaultExitCode')) as number;
+    // Node's 'exit' event: its listeners run inside this run, may print, and may change the code.
+    const codeHandle = context.newNumber(code);
+    const exited = call('emitExit', codeHandle);
+    codeHandle.dispose();
+    if (exited.error) return uncaught(exited.error, false) ?? 1;
+    return dumpAndDispose(exited) as number;
   } finally {
     completion?.dispose();
+    for (const fn of entries.values()) fn.dispose();
     host.dispose();
   }
 }

@@ -112,10 +112,12 @@ module BenchtopHarness
   # Blocks given to at_exit, run when the program ends (the process never ends here: the instance is
   # dropped instead), newest first, as Ruby's own end procs are.
   @handlers = []
+  # Finalizers not run yet, in definition order: [object id, callable, done] (see the end of this file).
+  @finalizers = []
   @minitest_patched = false
 
   class << self
-    attr_reader :handlers
+    attr_reader :handlers, :finalizers
 
     def run
       threads = ::BenchtopThreads
@@ -145,6 +147,7 @@ module BenchtopHarness
       # and an exit (or error) inside a handler decides the status.
       report(error) if error
       status = handler_status unless handler_status.nil?
+      run_finalizers
       flush
       status
     end
@@ -182,6 +185,23 @@ module BenchtopHarness
       [e, 1, run_handlers]
     else
       [nil, 0, run_handlers]
+    end
+
+    # What ruby does last as it ends: the finalizers still pending, each once; an exception in
+    # one is a warning and changes nothing else.
+    def run_finalizers
+      until @finalizers.empty?
+        entry = @finalizers.shift
+        next if entry[2]
+        entry[2] = true
+        begin
+          entry[1].call(entry[0])
+        rescue Exception => e # rubocop:disable Lint/RescueException
+          flush
+          STDERR.write("test.rb: warning: Exception in finalizer #{entry[1].inspect}\n")
+          report(e)
+        end
+      end
     end
 
     # DATA: what follows __END__ in the main script (ruby sets it for the script it runs; `load`
@@ -266,3 +286,33 @@ end
 Kernel.send(:define_method, :at_exit, &at_exit)
 Kernel.send(:private, :at_exit)
 Kernel.define_singleton_method(:at_exit, &at_exit)
+
+# ObjectSpace.define_finalizer: ruby runs the finalizers still pending when the process ends (after
+# the at_exit handlers and the error report); here the instance is dropped instead, so the harness
+# keeps them and runs them then (run_finalizers). One that the GC runs earlier is not run again.
+finalizers = BenchtopHarness.finalizers
+once = lambda do |entry|
+  proc do |id|
+    unless entry[2]
+      entry[2] = true
+      entry[1].call(id)
+    end
+  end
+end
+ObjectSpace.singleton_class.prepend(Module.new do
+  define_method(:define_finalizer) do |obj, *rest, &block|
+    callable = rest.empty? ? block : rest.first
+    return super(obj, *rest, &block) if callable.nil? || rest.length > 1
+    raise ArgumentError, "wrong type argument #{callable.class} (should be callable)" unless callable.respond_to?(:call)
+    entry = [obj.__id__, callable, false]
+    super(obj, once.call(entry))
+    finalizers << entry
+    [0, callable]
+  end
+
+  define_method(:undefine_finalizer) do |obj|
+    id = obj.__id__
+    finalizers.each { |entry| entry[2] = true if entry[0] == id }
+    super(obj)
+  end
+end)

@@ -14,8 +14,8 @@
  * memory and its files are dropped.
  *
  * harness.rb also gives the program what the official Ruby 3.0 showed where 3.4 differs (Hash
- * inspect, Struct keyword init, Set without require, removed methods), at_exit handlers, a
- * thread-less Timeout and minitest; threads.rb runs programs that use Thread on green threads.
+ * inspect, Struct keyword init, Set without require, removed methods), at_exit handlers and
+ * finalizers run as the program ends, a thread-less Timeout and minitest; threads.rb runs programs that use Thread on green threads.
  *
  * This build's JavaScript bridge (`require "js"`) gets imports that refuse: a program cannot reach
  * the worker's globals. A runaway program cannot be interrupted: the host kills the worker.

@@ -92,13 +92,15 @@ async function runProgram(program: string, timeoutMs: number) {
     stdout.write(result.stdout);
     stderr.write(result.stderr);
     exitCode = result.exitCode;
-    // `trap … EXIT`: the handler runs when the program ends, with its variables
+    // `trap … EXIT`: the handler runs when the program ends, with its exported variables. As in
+    // bash, an `exit n` in the handler sets the status; otherwise the program's own stays.
     const handler = trap.exit;
     if (handler && performance.now() < deadline) {
       trap.exit = null;
-      const after = await bash.exec(handler, { rawScript: true, env: result.env, replaceEnv: true });
+      const after = await bash.exec(`${handler}\nexit ${exitCode}\n`, { rawScript: true, env: result.env, replaceEnv: true });
       stdout.write(after.stdout);
       stderr.write(after.stderr);
+      exitCode = after.exitCode;
     }
   } catch (e) {
     stderr.write(`benchtop: the shell stopped: ${(e as Error).message}\n`);

@@ -96,6 +96,22 @@ describe('javascript (QuickJS with a Node-like environment)', () => {
     expect((await run('javascript', 'process.exit(4); console.log("no")'))).toMatchObject({ exitCode: 4, stdout: '' });
     expect((await run('javascript', 'process.exitCode = 2')).exitCode).toBe(2);
   });
+  it("runs process.on('exit') and 'uncaughtException' listeners as Node 18+ does (exit codes checked against node)", async () => {
+    const exit = await run('javascript', "process.on('exit', (c) => { console.log('exit', c); process.exitCode = 3; });\nconsole.log('end');");
+    expect(exit).toMatchObject({ exitCode: 3, stdout: 'end\nexit 0\n' });
+    expect(await run('javascript', "process.on('exit', (c) => console.log('exit', c));\nprocess.exit(2);")).toMatchObject({ exitCode: 2, stdout: 'exit 2\n' });
+    expect(await run('javascript', "process.on('exit', () => process.exit(5));\nconsole.log('end');")).toMatchObject({ exitCode: 5, stdout: 'end\n' });
+    const afterError = await run('javascript', "process.on('exit', (c) => console.log('exit', c));\nthrow new Error('boom');");
+    expect(afterError).toMatchObject({ exitCode: 1, stdout: 'exit 1\n' });
+    expect(afterError.stderr).toContain('Error: boom');
+    const taken = await run('javascript', "process.on('uncaughtException', (e) => console.log('caught', e.message));\nsetTimeout(() => { throw new Error('t'); }, 1);\nsetTimeout(() => console.log('later'), 5);");
+    expect(taken).toMatchObject({ exitCode: 0, stdout: 'caught t\nlater\n', stderr: '' });
+    const rethrown = await run('javascript', "process.on('uncaughtException', () => { throw new Error('again'); });\nthrow new Error('first');");
+    expect(rethrown.exitCode).toBe(7);
+    expect(rethrown.stderr).toContain('Error: again');
+    const removed = await run('javascript', "const f = () => console.log('no');\nprocess.once('exit', f);\nprocess.off('exit', f);\nconsole.log('end');");
+    expect(removed).toMatchObject({ exitCode: 0, stdout: 'end\n' });
+  });
   it('console.assert prints "Assertion failed" without throwing: exit 0 and the substring `failed`, so WRONG_ANSWER', async () => {
     const r = await run('javascript', 'console.assert(1 === 2, "one is two"); console.log("after")');
     expect(r).toMatchObject({ exitCode: 0, stdout: 'after\n', stderr: 'Assertion failed: one is two\n' });
