@@ -31,7 +31,8 @@ export interface Executor {
 export interface LanguageRuntime {
   /** Name and version, recorded in every result. */
   readonly description: string;
-  run(program: string, timeoutMs: number): Promise<Omit<RunResult, 'runtime'>>;
+  /** `retire`: the runtime cannot start the next program from a clean slate; the host replaces it. */
+  run(program: string, timeoutMs: number): Promise<Omit<RunResult, 'runtime'> & { retire?: boolean }>;
 }
 
 /** The executor could not run the program for a reason that is not the program's fault. */

@@ -162,7 +162,7 @@ function assetSizes() {
   const html = readFileSync('dist/index.html', 'utf8');
   const entry = [...html.matchAll(/assets\/([^"]+\.js)/g)].map((m) => m[1]!);
   const appJs = entry.reduce((a, f) => a + gz(f), 0);
-  const pyodide = ['pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide.asm.mjs', 'pyodide-lock.json'].reduce((a, f) => a + statSync(`dist/runtimes/python/${f}`).size, 0);
+  const pyodide = ['pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide.asm.js', 'pyodide-lock.json'].reduce((a, f) => a + statSync(`dist/runtimes/python/${f}`).size, 0);
   const pick = (re: RegExp) => files.filter((f) => re.test(f)).reduce((a, f) => a + statSync(dir + f).size, 0);
   return {
     appJs,
