@@ -5,6 +5,7 @@
 # sys.excepthook, the exit status) and returns the exit status. Nothing here needs to outlive a
 # program: the whole interpreter is put back from a snapshot afterwards (snapshot.ts).
 import ast
+import asyncio
 import atexit
 import builtins
 import functools
@@ -13,12 +14,64 @@ import io
 import linecache
 import os
 import random
+import selectors
 import sys
+import time
 import traceback
 
 job = None
 _compile_error = None
 _WORKDIR = "/tmp/benchtop-run"
+
+
+class _NoIOSelector(selectors.BaseSelector):
+    """No file descriptor to wait on: waiting is sleeping until the next timer is due."""
+
+    def register(self, fileobj, events, data=None):
+        raise OSError("benchtop: no I/O in the test sandbox's event loop")
+
+    def unregister(self, fileobj):
+        raise KeyError(fileobj)
+
+    def select(self, timeout=None):
+        if timeout:
+            time.sleep(timeout)
+        return []
+
+    def close(self):
+        pass
+
+    def get_map(self):
+        return {}
+
+
+class _EventLoop(asyncio.SelectorEventLoop):
+    """asyncio as under python3 (asyncio.run, tasks, sleep), without the self-pipe: there are no
+    signals or threads to wake the loop here. Pyodide's own loop defers to the browser's timers,
+    which a test program must not reach."""
+
+    def __init__(self):
+        super().__init__(_NoIOSelector())
+
+    def _make_self_pipe(self):
+        pass
+
+    def _close_self_pipe(self):
+        pass
+
+    def _write_to_self(self):
+        pass
+
+    def _process_self_data(self, data):
+        pass
+
+
+class _EventLoopPolicy(asyncio.DefaultEventLoopPolicy):
+    _loop_factory = _EventLoop
+
+
+asyncio.set_event_loop_policy(_EventLoopPolicy())
+asyncio.events._set_running_loop(None)  # Pyodide marks its browser loop as always running
 
 
 def prepare(source):
@@ -29,6 +82,9 @@ def prepare(source):
     sys.stdin = io.StringIO("")
     sys.argv = ["test.py"]
     random.seed()  # a new seed per program, as in a new process (the snapshot holds one state)
+    # The program's file, as under `python3 test.py`: CPython's traceback printer reads it from disk.
+    with open("test.py", "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(source)
     linecache.cache["test.py"] = (len(source), None, source.splitlines(True), "test.py")
     namespace = {"__name__": "__main__", "__file__": "test.py", "__builtins__": builtins}
     sys.modules["__main__"].__dict__.clear()

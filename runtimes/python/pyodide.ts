@@ -183,6 +183,8 @@ function lockdownPyodide(pyodide: PyodideInterface): Bridge {
     convert: module.js2python_convert as (...args: unknown[]) => unknown,
     registry: module.finalizationRegistry,
   };
+  const internals = module.API as Record<string, unknown>;
+  const realIsPyProxy = internals.isPyProxy as (value: unknown) => boolean;
   for (const [name, fn] of Object.entries(real)) if (!fn) throw new Error(`Pyodide changed: ${name} is missing`);
   const refused = () => new Error('benchtop: no object crosses between Python and JavaScript while a test program runs');
   const closed = {
@@ -199,11 +201,22 @@ function lockdownPyodide(pyodide: PyodideInterface): Bridge {
     },
     finalizationRegistry: { register() {}, unregister() {} },
   };
+  // A few JavaScript objects become Python proxies in C, without asking js2python_convertImmutable
+  // (pyodide.ffi.create_once_callable, an attribute of an existing proxy). All of them go through
+  // JsProxy_compute_typeflags, whose first question is this one: refused there, except for errors,
+  // so that a program still gets its exceptions (they carry no way out: see above).
+  const closedIsPyProxy = (value: unknown) => {
+    const making = (new Error().stack ?? 'JsProxy_compute_typeflags').includes('JsProxy_compute_typeflags'); // no stack: refuse
+    if (making && !(value instanceof Error)) throw refused();
+    return realIsPyProxy(value);
+  };
   return {
     close: () => {
       Object.assign(module, closed);
+      internals.isPyProxy = closedIsPyProxy;
     },
     open: () => {
+      internals.isPyProxy = realIsPyProxy;
       Object.assign(module, {
         pyproxy_new: real.pyproxyNew,
         js2python_convertImmutable: real.immutable,

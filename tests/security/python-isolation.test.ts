@@ -169,7 +169,7 @@ describe('Python reaches no JavaScript object (#12 finding 9)', () => {
     '    ffi().to_js([1])',
     'except BaseException as e:',
     '    attempt("error object.constructor", lambda: e.js_error.constructor)',
-    '    attempt("error object.stack", lambda: e.js_error.stack.split)',
+    '    attempt("error object.toString", lambda: e.js_error.toString)',
     'import gc',
     'def existing_proxies():',
     '    kinds = tuple(t for t in (getattr(ffi(), "JsProxy", None),) if t)',
