@@ -83,8 +83,11 @@ def prepare(source):
     sys.argv = ["test.py"]
     random.seed()  # a new seed per program, as in a new process (the snapshot holds one state)
     # The program's file, as under `python3 test.py`: CPython's traceback printer reads it from disk.
-    with open("test.py", "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(source)
+    try:
+        with open("test.py", "w", encoding="utf-8", errors="surrogatepass") as f:
+            f.write(source)
+    except (OSError, UnicodeError):
+        pass  # tracebacks then show no source lines; the program runs all the same
     linecache.cache["test.py"] = (len(source), None, source.splitlines(True), "test.py")
     namespace = {"__name__": "__main__", "__file__": "test.py", "__builtins__": builtins}
     sys.modules["__main__"].__dict__.clear()
