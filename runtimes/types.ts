@@ -13,7 +13,7 @@ export interface RunRequest {
 
 export interface RunResult extends ExecutionReport {
   durationMs: number;
-  /** Which runtime produced this result, e.g. "pyodide 314.0.7 (CPython 3.14.2)". */
+  /** Which runtime produced this result, e.g. "Pyodide 0.25.1 (CPython 3.11.3)". */
   runtime: string;
   /** A stream was cut at the capture limit. */
   truncated?: boolean;
