@@ -81,6 +81,7 @@ def prepare(source):
     os.chdir(_WORKDIR)
     sys.stdin = io.StringIO("")
     sys.argv = ["test.py"]
+    sys.path[0] = _WORKDIR  # the script's directory, as under `python3 test.py` (Pyodide's home before)
     random.seed()  # a new seed per program, as in a new process (the snapshot holds one state)
     # The program's file, as under `python3 test.py`: CPython's traceback printer reads it from disk.
     try:
