@@ -52,9 +52,16 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   let stdout: OutputCapture | null = null;
   let stderr: OutputCapture | null = null;
   const decoder = { out: new TextDecoder(), err: new TextDecoder() };
-  const pyodide = options.files
-    ? await loadFromFiles(options.files)
-    : await loadPyodide({ indexURL: options.indexURL, stdin: endOfInput, jsglobals: inertGlobals() });
+  const imports = watchWasmImports();
+  let pyodide: PyodideInterface;
+  try {
+    pyodide = options.files
+      ? await loadFromFiles(options.files)
+      : await loadPyodide({ indexURL: options.indexURL, stdin: endOfInput, jsglobals: inertGlobals() });
+  } finally {
+    imports.stopWatching();
+  }
+  hideJsLibraryFromDlsym(imports.captured());
   // Output outside a run (there should be none) is dropped: it belongs to no program.
   pyodide.setStdout({ write: (bytes: Uint8Array) => (stdout?.writeBytes(bytes, decoder.out), bytes.length) });
   pyodide.setStderr({ write: (bytes: Uint8Array) => (stderr?.writeBytes(bytes, decoder.err), bytes.length) });
@@ -132,6 +139,62 @@ function exitStatusOf(error: unknown): number {
 
 /** A program that grew the interpreter's memory by more than this gets the worker replaced after it (memory back to the system). */
 const RETIRE_AFTER_GROWTH = 512 << 20;
+
+/**
+ * Emscripten's table of the module's imports (`wasmImports`): besides what the wasm calls directly
+ * (bound when it was instantiated), it is where `dlsym` looks symbols up, so Python's ctypes
+ * (`ctypes.CDLL(None).emscripten_run_script(b"…")`) could call any JavaScript library function:
+ * `eval` of a string, timers that call back into wasm after the program's run, browser event
+ * callbacks. It is caught here as Pyodide instantiates the module: pyodide.asm.js publishes its
+ * factory on globalThis, and the factory's instantiateWasm hook receives the imports.
+ */
+function watchWasmImports(): { captured(): Record<string, unknown>; stopWatching(): void } {
+  const scope = globalThis as Record<string, unknown>;
+  let imports: Record<string, unknown> | null = null;
+  type Factory = (moduleArg: { instantiateWasm?: (info: { env: Record<string, unknown> }, receive: unknown) => unknown }) => unknown;
+  let factory: Factory | undefined;
+  const wrapped: Factory = (moduleArg) => {
+    const instantiate = moduleArg.instantiateWasm;
+    if (!instantiate) throw new Error('Pyodide changed: no instantiateWasm hook');
+    moduleArg.instantiateWasm = (info, receive) => {
+      imports = info.env;
+      return instantiate.call(moduleArg, info, receive);
+    };
+    return factory!(moduleArg);
+  };
+  Object.defineProperty(scope, '_createPyodideModule', {
+    configurable: true,
+    get: () => (factory ? wrapped : undefined),
+    set: (value: Factory) => {
+      if (value !== wrapped) factory = value; // a classic script re-assigns what it read back
+    },
+  });
+  return {
+    captured: () => {
+      if (!imports) throw new Error('Pyodide changed: its imports were not seen');
+      return imports;
+    },
+    stopWatching: () => {
+      delete scope._createPyodideModule;
+    },
+  };
+}
+
+/**
+ * Leaves `dlsym` only the module's own (WebAssembly) functions: every JavaScript function in the
+ * imports is replaced by a stub marked as such, which Emscripten's dynamic linker treats as an
+ * undefined symbol. The wasm's own calls are unaffected (bound at instantiation), and Pyodide
+ * loads no side module after start-up here (no package loading; its standard library is built in).
+ */
+function hideJsLibraryFromDlsym(imports: Record<string, unknown>): void {
+  const stub = Object.assign(() => {
+    throw new Error('benchtop: JavaScript library functions are not callable from test programs');
+  }, { stub: true });
+  for (const [name, value] of Object.entries(imports)) {
+    const native = typeof value === 'function' && /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(value));
+    if (typeof value === 'function' && !native) imports[name] = stub;
+  }
+}
 
 /** Opens and closes the bridge between Python and JavaScript around a program's run. */
 interface Bridge {
@@ -236,6 +299,7 @@ function lockdownPyodide(pyodide: PyodideInterface): Bridge {
 async function loadFromFiles(files: RuntimeFiles): Promise<PyodideInterface> {
   for (const name of PYODIDE_FILES) if (!files[name]) throw new Error(`missing ${name}`);
   const scope = globalThis as { fetch?: typeof fetch; _createPyodideModule?: unknown };
+  // (globalThis._createPyodideModule is watched by watchWasmImports, which removes it afterwards.)
   const realFetch = scope.fetch;
   scope.fetch = async (input: RequestInfo | URL) => {
     const url = String(input instanceof Request ? input.url : input);
@@ -251,7 +315,6 @@ async function loadFromFiles(files: RuntimeFiles): Promise<PyodideInterface> {
     return await loadPyodide({ indexURL: IN_MEMORY_BASE, stdin: endOfInput, jsglobals: inertGlobals() });
   } finally {
     URL.revokeObjectURL(moduleUrl);
-    delete scope._createPyodideModule;
     if (realFetch) scope.fetch = realFetch;
     else delete scope.fetch;
   }

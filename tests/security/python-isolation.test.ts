@@ -170,6 +170,8 @@ describe('Python reaches no JavaScript object (#12 finding 9)', () => {
     'except BaseException as e:',
     '    attempt("error object.constructor", lambda: e.js_error.constructor)',
     '    attempt("error object.toString", lambda: e.js_error.toString)',
+    'for name in ("emscripten_run_script", "emscripten_run_script_string", "emscripten_async_run_script", "emscripten_set_timeout", "emscripten_async_call"):',
+    '    attempt(f"ctypes {name} (eval, timers)", lambda: getattr(__import__("ctypes").CDLL(None), name))',
     'import gc',
     'def existing_proxies():',
     '    kinds = tuple(t for t in (getattr(ffi(), "JsProxy", None),) if t)',
