@@ -134,7 +134,8 @@ export default defineConfig({
   plugins: [pyodideFromOwnOrigin(), runtimeFiles(), runtimeSandboxPage(), svelte()],
   // Classic workers: the runtime worker runs from a blob: URL inside the sandbox frame, with no
   // chunk to import from the network, so it is one self-contained script.
-  worker: { format: 'iife' },
+  // Pyodide's loader imports `node-fetch` on its Node path only (never taken in a browser worker).
+  worker: { format: 'iife', rolldownOptions: { external: ['node-fetch'] } },
   optimizeDeps: { exclude: ['pyodide', 'quickjs-emscripten-core', '@jitl/quickjs-ng-wasmfile-release-sync'] },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },

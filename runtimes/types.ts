@@ -13,7 +13,7 @@ export interface RunRequest {
 
 export interface RunResult extends ExecutionReport {
   durationMs: number;
-  /** Which runtime produced this result, e.g. "pyodide 314.0.7 (CPython 3.14.2)". */
+  /** Which runtime produced this result, e.g. "Pyodide 0.25.1 (CPython 3.11.3)". */
   runtime: string;
   /** A stream was cut at the capture limit. */
   truncated?: boolean;
@@ -37,7 +37,8 @@ export interface Executor {
 export interface LanguageRuntime {
   /** Name and version, recorded in every result. */
   readonly description: string;
-  run(program: string, timeoutMs: number): Promise<Omit<RunResult, 'runtime'>>;
+  /** `retire`: the runtime cannot start the next program from a clean slate; the host replaces it. */
+  run(program: string, timeoutMs: number): Promise<Omit<RunResult, 'runtime'> & { retire?: boolean }>;
 }
 
 /** The executor could not run the program for a reason that is not the program's fault. */

@@ -44,6 +44,59 @@ export interface Attack {
 
 export const ATTACKS: Attack[] = [
   // ── Python (Pyodide) ──────────────────────────────────────────────────────────────────────────
+  // First, so that if one of them outlived its own run, the Python problems after it would show it.
+  {
+    id: 'py-frame-exec',
+    language: 'python',
+    attack: "the harness's own exec, through the caller's frame (issue #12 finding 2)",
+    expected: 'RUNTIME_ERROR',
+    code: `import sys\nsys._getframe(1).f_globals["exec"] = lambda *a, **k: None\n${PY_SOLVE}`,
+  },
+  {
+    id: 'py-patch-everything',
+    language: 'python',
+    attack: 'patch builtins, sys, stdlib modules and every function found by gc, for the programs after it',
+    expected: 'PASSED',
+    code: [
+      'import builtins, gc, sys, os, math',
+      'for o in gc.get_objects():',
+      '    g = getattr(o, "__globals__", None)',
+      '    if isinstance(g, dict) and g is not globals():',
+      '        for name in ("exec", "compile", "_exit_status", "_print_uncaught"):',
+      '            if name in g:',
+      '                g[name] = (lambda *a, **k: 0)',
+      'builtins.exec = lambda *a, **k: None',
+      'sys.setrecursionlimit(40)',
+      'math.isclose = lambda *a, **k: True',
+      'os.environ["BENCHTOP_LEFT"] = "1"',
+      PY_SOLVE,
+    ].join('\n'),
+  },
+  {
+    id: 'py-scheduled-errors',
+    language: 'python',
+    attack: 'callbacks, a task, __del__ and atexit that raise or print 30 MB after the program (issue #12 finding 5)',
+    expected: 'PASSED',
+    code: [
+      'import asyncio, atexit',
+      'loop = asyncio.get_event_loop()',
+      'loop.call_later(0.01, lambda: print("l" * 30_000_000))',
+      'asyncio.ensure_future(asyncio.sleep(0))',
+      'class Late:',
+      '    def __del__(self):',
+      '        raise RuntimeError("d" * 30_000_000)',
+      'keep = Late()',
+      'atexit.register(lambda: print("a" * 30_000_000))',
+      PY_SOLVE,
+    ].join('\n'),
+  },
+  {
+    id: 'py-capture-this',
+    language: 'python',
+    attack: "the worker's global object as `this` of a Python callback (issue #12 finding 9)",
+    expected: 'RUNTIME_ERROR',
+    code: `from pyodide.ffi import create_proxy, to_js\nseen = []\np = create_proxy(lambda this, *a: seen.append(this), capture_this=True)\nto_js([1]).forEach(p)\nprint(seen)\n${PY_SOLVE}`,
+  },
   {
     id: 'py-js-fetch',
     language: 'python',

@@ -49,9 +49,9 @@ export function trustedInPage(language: LanguageId): boolean {
 
 export const CATALOG: Readonly<Partial<Record<LanguageId, CatalogEntry>>> = {
   python: {
-    what: 'Pyodide (CPython in WebAssembly, about 13 MB)',
+    what: 'Pyodide 0.25 (CPython 3.11 in WebAssembly, about 13 MB)',
     files: {
-      'pyodide.asm.mjs': 'pyodide/pyodide.asm.mjs',
+      'pyodide.asm.js': 'pyodide/pyodide.asm.js',
       'pyodide.asm.wasm': 'pyodide/pyodide.asm.wasm',
       'python_stdlib.zip': 'pyodide/python_stdlib.zip',
       'pyodide-lock.json': 'pyodide/pyodide-lock.json',

@@ -37,8 +37,10 @@ export function serve(port: Port, loaders: Partial<Record<LanguageId, Loader>>):
     }
     if (!runtime || message.type !== 'run') return;
     try {
-      const result = await runtime.run(message.program, message.timeoutMs);
-      port.post({ type: 'result', id: message.id, result });
+      const { retire, ...result } = await runtime.run(message.program, message.timeoutMs);
+      // A runtime that cannot promise a clean slate for the next program asks to be replaced.
+      port.post({ type: 'result', id: message.id, result, ...(retire ? { fatal: true } : {}) });
+      if (retire) port.close();
     } catch (e) {
       // The runtime itself broke: report this run as a crash and let the host start a new worker.
       const stderr = `benchtop: the runtime crashed: ${(e as Error).message}\n`;

@@ -1,0 +1,192 @@
+/**
+ * Python: one answer cannot change the verdict of another (issue #12, findings 2, 5 and 9). One
+ * Pyodide worker (pool of one, as the CLI runs it) gets a hostile program, then wrong answers that
+ * must still fail and right answers that must still pass. The expected verdicts are not assumed:
+ * each follow-up program runs under the real python3 too, in a process of its own (as the
+ * official sandbox runs it), and is judged by the same rules (SPEC §4/§5).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeExecutor } from '../../runtimes/host/node';
+import { runNative } from '../../runtimes/native/process';
+import type { RunResult } from '../../runtimes/types';
+import { judgeRun } from '../../src/core/rules';
+
+const TIMEOUT_MS = 20_000;
+const executor = createNodeExecutor({ poolSize: 1 });
+afterAll(() => executor.dispose());
+const run = (program: string) => executor.run({ language: 'python', program, timeoutMs: TIMEOUT_MS });
+
+/** Wrong answers: each fails under python3, and each would pass if an attack below stuck. */
+const WRONG = {
+  'failed assert': 'def add(a, b):\n    return a - b\n\nassert add(1, 2) == 3\n',
+  'stdlib function': 'import statistics\nassert statistics.mean([1, 2, 3]) == 5\n',
+  'stdlib function (math)': 'import math\nassert math.isclose(1.0, 2.0)\n',
+  'stdlib class method': 'from collections import Counter\nassert Counter("ab") == Counter("cd")\n',
+  'exit status': 'import sys\nsys.exit(3)\n',
+  'uncaught exception': 'raise ValueError("wrong")\n',
+};
+/** Right answers: each passes under python3, and each would fail if an attack below stuck. */
+const RIGHT = {
+  'plain': 'def add(a, b):\n    return a + b\n\nassert add(1, 2) == 3\nprint("ok")\n',
+  'stdlib': 'import statistics, math\nassert statistics.mean([1, 2, 3]) == 2 and math.isclose(1.0, 1.0)\n',
+  'recursion': 'def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\n\nassert depth(900) == 900\n',
+  'environment': 'import os, sys\nassert "BENCHTOP_LEFT" not in os.environ and sys.stdout is sys.__stdout__\nprint("clean")\n',
+};
+
+/** Each tries to change what the next program does, by the way its name says. */
+const ATTACKS: Record<string, string> = {
+  // The red team's program (#12 finding 2): the harness's own exec, through the caller's frame.
+  'harness exec through the frame': "import sys\nsys._getframe(1).f_globals['exec'] = lambda *a, **k: None\n",
+  'harness functions found by gc': [
+    'import gc',
+    'for o in gc.get_objects():',
+    '    g = getattr(o, "__globals__", None)',
+    '    if isinstance(g, dict) and g is not globals():',
+    '        for name in ("exec", "compile", "print", "_exit_status", "_print_uncaught", "traceback", "isinstance"):',
+    '            if name in g:',
+    '                g[name] = (lambda *a, **k: 0)',
+  ].join('\n'),
+  'builtins': 'import builtins\nbuiltins.exec = builtins.compile = lambda *a, **k: None\nbuiltins.print = lambda *a, **k: None\nbuiltins.ValueError = KeyboardInterrupt\n',
+  'module attributes and classes': [
+    'import math, statistics, collections',
+    'math.isclose = lambda *a, **k: True',
+    'statistics.mean = lambda xs: 5',
+    'collections.Counter.__eq__ = lambda self, other: True',
+  ].join('\n'),
+  'sys.modules': [
+    'import sys, types',
+    'fake = types.ModuleType("statistics")',
+    'fake.mean = lambda xs: 5',
+    'sys.modules["statistics"] = fake',
+    'sys.modules["math"] = types.SimpleNamespace(isclose=lambda *a, **k: True)',
+  ].join('\n'),
+  'files on the import path': [
+    'import os',
+    'for d in ("/home/pyodide", "/lib/python3.11/site-packages", os.getcwd()):',
+    '    os.makedirs(d, exist_ok=True)',
+    '    with open(os.path.join(d, "statistics.py"), "w") as f:',
+    '        f.write("def mean(xs):\\n    return 5\\n")',
+  ].join('\n'),
+  'sys settings, streams, environment, cwd': [
+    'import sys, os, io',
+    'sys.setrecursionlimit(60)',
+    'sys.stdout = io.StringIO()',
+    'sys.excepthook = lambda *a: None',
+    'sys.exit = lambda *a: None',
+    'os.environ["BENCHTOP_LEFT"] = "1"',
+    'os.chdir("/")',
+  ].join('\n'),
+  'exit hooks': 'import atexit, os, sys\natexit.register(os._exit, 0)\nsys.excepthook = lambda *a: os._exit(0)\n',
+};
+
+/** What python3 says of each follow-up program: computed once, in a process of its own each. */
+const official = new Map<string, string>();
+beforeAll(async () => {
+  for (const program of [...Object.values(WRONG), ...Object.values(RIGHT)]) {
+    official.set(program, judgeRun('python', await runNative({ language: 'python', program, timeoutMs: TIMEOUT_MS })));
+  }
+  expect(Object.values(WRONG).map((p) => official.get(p)).every((v) => v !== 'PASSED')).toBe(true);
+  expect(Object.values(RIGHT).map((p) => official.get(p))).toEqual(Object.values(RIGHT).map(() => 'PASSED'));
+}, 120_000);
+
+const followUps = (): [string, string][] => [...Object.entries(WRONG), ...Object.entries(RIGHT)];
+
+describe('Python: nothing an answer does reaches the next one (one worker)', () => {
+  it.each(Object.entries(ATTACKS))('after "%s", wrong answers still fail and right ones pass', async (_name, attack) => {
+    await run(attack);
+    for (const [label, program] of followUps()) {
+      const verdict = judgeRun('python', await run(program));
+      expect(verdict, label).toBe(official.get(program));
+    }
+  }, 180_000);
+
+  it('the program runs with no harness frame above it', async () => {
+    const r = await run('import sys\ntry:\n    sys._getframe(1)\nexcept ValueError:\n    print("top")\nprint(sys._getframe().f_back)\n');
+    expect(r.stdout).toBe('top\nNone\n');
+  });
+});
+
+describe('Python: what a program schedules or leaves behind stays in its own run (#12 finding 5)', () => {
+  const HUGE = 30_000_000;
+  const scheduler = [
+    'import asyncio, atexit',
+    `SIZE = ${HUGE}`,
+    'async def boom():',
+    '    raise RuntimeError("t" * SIZE)',
+    'loop = asyncio.get_event_loop()',
+    'loop.call_later(0.01, lambda: print("l" * SIZE))',
+    'loop.call_soon(lambda: print("s" * SIZE))',
+    'task = asyncio.ensure_future(boom())',
+    'class Late:',
+    '    def __del__(self):',
+    '        raise RuntimeError("d" * SIZE)',
+    'keep = Late()',
+    'atexit.register(lambda: print("a" * SIZE))',
+    'print("scheduled")',
+  ].join('\n');
+
+  it('the next program sees none of it, and the scheduler pays for its own output', async () => {
+    const first = await run(scheduler);
+    // python3 runs atexit handlers and __del__ at exit, in this process: their output is this run's, capped.
+    expect(first.stdout.startsWith('scheduled\n')).toBe(true);
+    expect(first.truncated).toBe(true);
+    expect(first.stdout.length + first.stderr.length).toBeLessThan(2 * (1 << 20) + 1000);
+    const next: RunResult[] = [];
+    for (const program of Object.values(RIGHT)) next.push(await run(program));
+    // A pause, for anything a timer could still deliver, then one more program.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    next.push(await run(RIGHT.plain));
+    for (const r of next) {
+      expect(judgeRun('python', r), r.stderr.slice(0, 300)).toBe('PASSED');
+      expect(r.stderr).toBe('');
+      expect(r.stdout.length).toBeLessThan(100);
+      expect(r.truncated).toBeFalsy();
+    }
+  }, 120_000);
+});
+
+describe('Python reaches no JavaScript object (#12 finding 9)', () => {
+  // Every way from Python to a JavaScript object the red team or we know of; each success is listed.
+  const probe = [
+    'reached = []',
+    'def attempt(name, fn):',
+    '    try:',
+    '        value = fn()',
+    '    except BaseException:',
+    '        return',
+    '    reached.append(name)',
+    'def ffi():',
+    '    import pyodide.ffi',
+    '    return pyodide.ffi',
+    'attempt("import js", lambda: __import__("js").globalThis)',
+    'attempt("import pyodide_js", lambda: __import__("pyodide_js")._module)',
+    'attempt("create_proxy(capture_this=True)", lambda: ffi().create_proxy(lambda this, *a: this, capture_this=True))',
+    'attempt("create_once_callable", lambda: ffi().create_once_callable(print))',
+    'attempt("to_js", lambda: ffi().to_js([1, 2]).constructor)',
+    'attempt("to_js dict", lambda: ffi().to_js({"a": 1}))',
+    'attempt("JsException.js_error", lambda: ffi().to_js([1]))',
+    'try:',
+    '    ffi().to_js([1])',
+    'except BaseException as e:',
+    '    attempt("error object.constructor", lambda: e.js_error.constructor)',
+    '    attempt("error object.toString", lambda: e.js_error.toString)',
+    'for name in ("emscripten_run_script", "emscripten_run_script_string", "emscripten_async_run_script", "emscripten_set_timeout", "emscripten_async_call"):',
+    '    attempt(f"ctypes {name} (eval, timers)", lambda: getattr(__import__("ctypes").CDLL(None), name))',
+    'import gc',
+    'def existing_proxies():',
+    '    kinds = tuple(t for t in (getattr(ffi(), "JsProxy", None),) if t)',
+    '    return [o for o in gc.get_objects() if kinds and isinstance(o, kinds)]',
+    'for i, o in enumerate(existing_proxies()):',
+    '    for attr in ("constructor", "globalThis", "self", "process", "navigator", "__proto__"):',
+    '        attempt(f"existing proxy {i}.{attr}", lambda: getattr(o, attr))',
+    '    attempt(f"existing proxy {i} called with a callback", lambda: o(lambda *a: a, 0))',
+    'print("reached:", reached)',
+  ].join('\n');
+
+  it('every path is refused, and the next program is unaffected', async () => {
+    const r = await run(probe);
+    expect(r.stdout, r.stderr.slice(-500)).toBe('reached: []\n');
+    expect(judgeRun('python', await run(RIGHT.plain))).toBe('PASSED');
+    expect(judgeRun('python', await run(WRONG['failed assert']))).toBe(official.get(WRONG['failed assert']));
+  }, 60_000);
+});
