@@ -104,8 +104,8 @@ export const CATALOG: Readonly<Partial<Record<LanguageId, CatalogEntry>>> = {
   perl: {
     what: 'Perl 5.42 (zeroperl, about 25 MB)',
     files: { 'zeroperl.wasm': '@6over3/zeroperl-ts/dist/esm/zeroperl.wasm' },
-    // Pass/fail on the 50 official cases (tests/integration/runtime-perl.test.ts); the outcome label
-    // differs on 6 only by SPEC §4's substring rule, as with native perl (docs/fidelity.md).
+    // Pass/fail and the outcome label on the 50 official cases, 50/50 each since SPEC §4's order
+    // was corrected (exit code before substrings) on 2026-12-01 (`npm run conformance`).
     fidelity: { agreement: 1, against: 'official conformance cases' },
   },
   shell: {
