@@ -13,7 +13,11 @@ export const NODE_LOADERS: Partial<Record<LanguageId, Loader>> = {
   typescript: async (s) => (await import('../typescript/sucrase')).createTypeScriptRuntime({ wasm: s.files?.['quickjs.wasm'] }),
   php: async (s) => (await import('../php/php')).createPhpRuntime({ files: filesFor('php', s.files) }),
   perl: async (s) => (await import('../perl/zeroperl')).createPerlRuntime({ files: filesFor('perl', s.files) }),
-  shell: async () => (await import('../shell/just-bash')).createShellRuntime(),
+  shell: async () => {
+    const shell = await import('../shell/just-bash');
+    await shell.loadEveryCommand(); // before the module gate shuts (node-lockdown.ts)
+    return shell.createShellRuntime();
+  },
   ruby: async (s) => (await import('../ruby/rubywasm')).createRubyRuntime({ files: filesFor('ruby', s.files) }),
   r: async (s) => (await import('../r/webr')).createRRuntime({ files: filesFor('r', s.files) }),
   cpp: async (s) => (await import('../cpp/clang')).createCppRuntime({ files: filesFor('cpp', s.files) }),

@@ -11,7 +11,7 @@
  * and the time limit becomes its execution deadline, so a runaway program stops by itself at the
  * limit and the worker survives. Where just-bash still differs from GNU bash: docs/fidelity.md.
  */
-import { Bash, defineCommand } from 'just-bash';
+import { Bash, defineCommand, getCommandNames } from 'just-bash';
 import { runBc } from './bc';
 import { mktempCommand, pasteCommand, sortCommand, stdinText, trapCommand, uniqCommand, xargsCommand, type TrapState } from './commands';
 import { ProgramRewriter } from './transform';
@@ -38,6 +38,18 @@ export async function createShellRuntime(_options: ShellRuntimeOptions = {}): Pr
       return next;
     },
   };
+}
+
+/**
+ * just-bash loads each command's module on its first use, and some of those modules `require`
+ * packages (printf: sprintf-js; diff; md5sum: crypto; gzip: zlib …). Under Node the runtime
+ * thread shuts module loading once its runtime is ready (runtimes/host/node-lockdown.ts), so the
+ * Node loader calls this first: every command runs once (`--help`, no input), and its module is
+ * then in just-bash's cache. Network commands are not registered, so they are not loaded.
+ */
+export async function loadEveryCommand(): Promise<void> {
+  const script = getCommandNames().map((name) => `${name} --help </dev/null >/dev/null 2>&1`).join('\n');
+  await runProgram(script + '\ntrue\n', 60_000);
 }
 
 async function runProgram(program: string, timeoutMs: number) {
