@@ -16,6 +16,9 @@ models:
 
 problems:
   [--languages python,javascript] [--difficulty easy,medium] [--limit N]
+  [--sample-per-language K [--seed S (default 1)] [--per-difficulty]]
+                            a seeded random sample of K problems per language (per language and
+                            difficulty); prints the full-benchmark estimate with its 95% interval
   [--mode compat|strict] [--concurrency N] [--timeout SECONDS]
 
 provider (real models):
@@ -94,6 +97,8 @@ export interface CliOptions {
   charts?: string;
   /** A Lite dataset whose problems are compared with the rest (--lite). */
   lite?: string;
+  /** --sample-per-language K --seed S [--per-difficulty]. */
+  sample?: { perStratum: number; seed: number; byDifficulty: boolean };
 }
 
 export class UsageError extends Error {}
@@ -155,6 +160,9 @@ export function parseCliArgs(argv: string[]): CliOptions {
         completion: { type: 'boolean', default: false },
         charts: { type: 'string' },
         lite: { type: 'string' },
+        'sample-per-language': { type: 'string' },
+        seed: { type: 'string' },
+        'per-difficulty': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -192,6 +200,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     if (findPreset(provider.preset)!.kind !== 'openai') throw new UsageError(`--completion needs an OpenAI-compatible server (/v1/completions), not ${provider.preset}`);
     if (turns > 1) throw new UsageError('--completion has no conversation: --turns above 1 needs chat mode');
   }
+  const sample = parseSample(values);
+  if (sample && values.limit !== undefined) throw new UsageError('--limit and --sample-per-language do not combine: the sample is already the subset');
   return {
     data: values.data,
     model: values.model,
@@ -213,7 +223,20 @@ export function parseCliArgs(argv: string[]): CliOptions {
     completion: values.completion === true,
     ...(values.charts ? { charts: values.charts } : {}),
     ...(values.lite ? { lite: values.lite } : {}),
+    ...(sample ? { sample } : {}),
   };
+}
+
+function parseSample(values: Values): CliOptions['sample'] {
+  const k = values['sample-per-language'] as string | undefined;
+  if (k === undefined) {
+    if (values.seed !== undefined || values['per-difficulty']) throw new UsageError(`--${values.seed !== undefined ? 'seed' : 'per-difficulty'} applies only with --sample-per-language`);
+    return undefined;
+  }
+  const raw = values.seed as string | undefined;
+  const seed = raw === undefined ? 1 : raw.trim() === '' ? NaN : Number(raw);
+  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed must be a whole number, got "${values.seed}"`);
+  return { perStratum: positiveInteger('sample-per-language', k)!, seed, byDifficulty: values['per-difficulty'] === true };
 }
 
 type Values = Record<string, string | boolean | string[] | undefined>;

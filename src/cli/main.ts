@@ -9,6 +9,8 @@ import { buildManifest } from '../core/manifest';
 import { summarize } from '../core/metrics';
 import { firstAttempts, pass1ByTurn, passAtK, reportedKs } from '../core/passk';
 import { SYSTEM_PROMPT } from '../core/prompt';
+import { samplePerStratum, type SubsetPlan } from '../core/sample';
+import { uncertainty, uncertaintyLines } from '../core/uncertainty';
 import { filterProblems, formatLoadError, parseDataset, type Problem } from '../core/records';
 import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { meteredModel, type Meter } from '../models/meter';
@@ -84,7 +86,10 @@ async function main(options: CliOptions): Promise<void> {
   const unknown = Object.entries(dataset.unknownLanguages);
   if (unknown.length) console.error(`unknown language ids: ${unknown.map(([l, n]) => `${l} (${n})`).join(', ')}`);
   if (!dataset.problems.length) throw new DataError(`${options.data} holds no valid AutoCodeBench records`);
-  const problems = filterProblems(dataset.problems, { languages: options.languages, difficulties: options.difficulties, limit: options.limit });
+  let problems = filterProblems(dataset.problems, { languages: options.languages, difficulties: options.difficulties, limit: options.limit });
+  // A subset is drawn from the filtered file; its strata sizes there weight the full-benchmark estimate.
+  let subset: SubsetPlan | undefined;
+  if (options.sample) ({ problems, plan: subset } = samplePerStratum(problems, options.sample));
   const lite = options.lite ? new Set(parseDataset(await readText(options.lite)).problems.map((p) => p.id)) : undefined;
   if (lite && !lite.size) throw new DataError(`${options.lite} holds no valid AutoCodeBench records`);
   const { samples, turns } = options;
@@ -166,6 +171,7 @@ async function main(options: CliOptions): Promise<void> {
       datasetText,
       problems: problems.length,
       selection: { languages: options.languages, difficulties: options.difficulties, ...(options.limit !== undefined ? { limit: options.limit } : {}) },
+      ...(subset ? { sample: subset } : {}),
       model: model.id,
       ...(settings ? { provider: { kind: settings.kind, baseUrl: settings.baseUrl, model: settings.model } } : {}),
       settings: {
@@ -197,7 +203,9 @@ async function main(options: CliOptions): Promise<void> {
     }
 
     const first = firstAttempts(results);
+    const intervals = uncertainty(results, { plan: subset, ks: samples > 1 ? reportedKs(samples) : [], turn: turns });
     console.log(formatReport(summarize(first), options.mode, {
+      uncertainty: uncertaintyLines(intervals, subset),
       difficulty: byDifficulty(results),
       ...(lite ? { subset: bySubset(results, lite) } : {}),
       ...(keyed ? {

@@ -80,10 +80,9 @@ export function uncertaintyLines(u: Uncertainty, plan?: SubsetPlan): string[] {
     const estimate = Number.isNaN(e.value) ? 'full-benchmark estimate –' : `full-benchmark estimate ${pct(e.value)} ± ${(Z95 * e.se * 100).toFixed(1)}`;
     lines.push(`Pass@1 on this subset ${pct(u.pass1.value)} (${ci}); ${estimate}`);
     const per = plan.byDifficulty ? 'language and difficulty' : 'language';
-    const weighted = e.leftOut.length
-      ? `weighted by their share of its ${e.population} problems; ${e.leftOut.length} of ${e.strata} ${plan.byDifficulty ? 'strata' : 'languages'} had no result and are left out`
-      : `weighted by their share of its ${e.population} problems`;
-    lines.push(`subset: ${plan.perStratum} per ${per}, seed ${plan.seed}, ${plan.ids.length} problems; estimate ± = 95% interval, ${plan.byDifficulty ? 'strata' : 'languages'} ${weighted}`);
+    const strata = plan.byDifficulty ? 'strata' : 'languages';
+    const leftOut = e.leftOut.length ? `; ${e.leftOut.length} of ${e.strata} ${strata} had no counted result here and are left out of the estimate` : '';
+    lines.push(`subset: ${plan.perStratum} per ${per}, seed ${plan.seed}, ${plan.ids.length} of ${e.population} problems; estimate ± = 95% interval, ${strata} weighted by their share of the file${leftOut}`);
   } else {
     lines.push(`Pass@1 ${ci} (Wilson score, ${u.pass1.passed}/${u.pass1.total})`);
   }

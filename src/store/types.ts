@@ -15,6 +15,7 @@ import type { ExtractionMode } from '../core/extract';
 import type { FeedbackSource } from '../core/feedback';
 import type { LanguageId } from '../core/languages';
 import type { Problem } from '../core/records';
+import type { SubsetPlan } from '../core/sample';
 import { sampleOf, turnOf, type ProblemResult } from '../core/results';
 import type { Prices, ProviderKind } from '../models/providers';
 import type { RecordedAnswer } from '../models/replay';
@@ -109,7 +110,7 @@ export interface RunRecord {
   /** sha256 (hex) of the dataset file's bytes, for the manifest (absent in older runs). */
   datasetSha256?: string;
   /** The language / difficulty / first-N filters the problems were selected with. */
-  selection?: { languages: string[]; difficulties: string[]; limit?: number };
+  selection?: { languages: string[]; difficulties: string[]; limit?: number; sample?: SubsetPlan };
 }
 
 /** A model answer, stored before it is evaluated. */

@@ -55,7 +55,7 @@ describe('seeded stratified sample', () => {
 
   it('a language draws the same problems whatever other languages are in the file', () => {
     const all = samplePerStratum(problems, { perStratum: 7, seed: 3, byDifficulty: false }).plan.ids.filter((id) => id.startsWith('l2-'));
-    const one = samplePerStratum(problems.filter((p) => p.language === 'l2'), { perStratum: 7, seed: 3, byDifficulty: false }).plan.ids;
+    const one = samplePerStratum(problems.filter((p) => (p.language as string) === 'l2'), { perStratum: 7, seed: 3, byDifficulty: false }).plan.ids;
     expect(one).toEqual(all);
   });
 
