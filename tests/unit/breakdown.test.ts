@@ -75,6 +75,8 @@ describe('chart data', () => {
     expect(d.languages.map((l) => [l.label, l.passed, l.total])).toEqual([['JavaScript', 1, 1], ['Python', 1, 2]]);
     expect(d.overall).toBeCloseTo(2 / 3, 12);
     expect(d.turns.map((t) => t.pass1)).toEqual([2 / 3, 1]);
-    expect(d.passk).toEqual([{ k: 1, value: expect.closeTo(5 / 6, 12) }, { k: 2, value: 1 }]);
+    expect(d.passk).toEqual([{ k: 1, value: expect.closeTo(5 / 6, 12), low: 0.5, high: 1 }, { k: 2, value: 1, low: 1, high: 1 }]);
+    // Error bars: Wilson intervals (Python 1/2 → 0.0945–0.9055 by hand; JavaScript 1/1 → 0.2065–1).
+    expect(d.languages.map((l) => [l.low, l.high])).toEqual([[expect.closeTo(0.206549, 5), 1], [expect.closeTo(0.094531, 5), expect.closeTo(0.905469, 5)]]);
   });
 });
