@@ -70,6 +70,12 @@ describe('a seeded subset: the page and the CLI print the same figures', () => {
     const shown = (await page.getByTestId('interval-line').allTextContents()).map((l) => l.trim());
     expect(shown).toEqual(cliIntervals);
     expect((await page.getByTestId('pass1').textContent())!.trim()).toBe(out.at(-1));
+    // The per-language table's interval column: the CLI table's last column.
+    const header = out.findIndex((l) => l.startsWith('language '));
+    const cliCi = new Map(out.slice(header + 1).filter((l) => /^\S.*\d+\/\d+ /.test(l) && !l.startsWith('all ')).map((l) => [l.split(/\s{2,}/)[0]!.trim(), l.trim().split(/\s+/).at(-1)!]));
+    const pageCi = await page.getByTestId('language-row').evaluateAll((rows) => rows.map((r) => [r.querySelector('td')!.textContent!.trim(), r.querySelector('[data-testid="language-ci"]')!.textContent!.trim()]));
+    expect(pageCi.length).toBeGreaterThan(5);
+    for (const [name, ci] of pageCi) expect(ci, name).toBe(cliCi.get(name!));
     expect(pageErrors).toEqual([]);
   });
 });
