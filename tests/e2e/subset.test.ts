@@ -21,6 +21,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
+/**
+ * Both sides get the same generous time limit: on a loaded 2-core machine a C++ answer compiled
+ * by clang in WebAssembly was seen to pass in 18 s and to hit the official 33 s in another run,
+ * and this test compares the page with the CLI, not the machine's load from one run to the next.
+ */
+const TIME_LIMIT_SECONDS = 90;
 
 describe('a seeded subset: the page and the CLI print the same figures', () => {
   let server: PreviewServer;
@@ -45,18 +51,19 @@ describe('a seeded subset: the page and the CLI print the same figures', () => {
     await server?.close();
   });
 
-  it('--sample-per-language 3 --seed 1', { timeout: 1_200_000 }, async () => {
+  it('--sample-per-language 3 --seed 1', { timeout: 1_800_000 }, async () => {
     // One after the other: on a loaded 2-core machine a slow recorded answer run beside the page
     // can reach its time limit in one and not the other.
     const cliRun = await run(
       process.execPath,
-      ['dist-node/cli.mjs', '--data', 'bench-data/demo.jsonl', '--model', 'replay:bench-data/demo-answers.jsonl', '--sample-per-language', '3', '--seed', '1'],
-      { cwd: root, timeout: 600_000, maxBuffer: 16 << 20 },
+      ['dist-node/cli.mjs', '--data', 'bench-data/demo.jsonl', '--model', 'replay:bench-data/demo-answers.jsonl', '--sample-per-language', '3', '--seed', '1', '--timeout', String(TIME_LIMIT_SECONDS)],
+      { cwd: root, timeout: 900_000, maxBuffer: 16 << 20 },
     );
 
     await page.getByTestId('model-select').selectOption({ label: 'Recorded demo answers' });
     await page.getByTestId('sample-per-language').fill('3');
     await page.getByTestId('sample-seed').fill('1');
+    await page.getByTestId('time-limit').fill(String(TIME_LIMIT_SECONDS));
     expect(await page.getByTestId('selected-count').textContent()).toContain('60 of 109');
     // Before Run: the expected width for 60 of 109 at p = 50%, 1.96·√(0.25/60 · 49/108) = ±8.5 points.
     expect(await page.getByTestId('expected-width').textContent()).toContain('±8.5 points');
