@@ -86,6 +86,6 @@ export function uncertaintyLines(u: Uncertainty, plan?: SubsetPlan): string[] {
   } else {
     lines.push(`Pass@1 ${ci} (Wilson score, ${u.pass1.passed}/${u.pass1.total})`);
   }
-  for (const p of u.passk) lines.push(`pass@${p.k} 95% CI ${formatRange(p)} (bootstrap over ${p.problems} problems)`);
+  for (const p of u.passk) lines.push(`95% CI of pass@${p.k}: ${formatRange(p)} (bootstrap over ${p.problems} problems)`);
   return lines;
 }
