@@ -15,6 +15,7 @@ import type { FeedbackSource } from '../core/feedback';
 import type { LanguageId } from '../core/languages';
 import { summarize, type Summary } from '../core/metrics';
 import { applyDuplicateChoice, DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type DuplicateChoice, type DuplicateGroup, type LoadedDataset, type LoadError, type Problem } from '../core/records';
+import { samplePerStratum } from '../core/sample';
 import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { canonicalModel } from '../models/canonical';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel, type RecordedAnswer } from '../models/replay';
@@ -249,6 +250,10 @@ export class AppState {
   difficulties = $state<string[]>([...DIFFICULTIES]);
   /** Keep only the first N problems after the other filters; null = all. */
   limit = $state<number | null>(null);
+  /** A seeded random sample of K problems per language (per language × difficulty); null = off. */
+  samplePerLanguage = $state<number | null>(null);
+  sampleSeed = $state(1);
+  samplePerDifficulty = $state(false);
   loading = $state<{ what: string; progress: Progress } | null>(null);
   loadError = $state<string | null>(null);
   /** The origin whose connection the page's policy refused in the last load, if that was the cause. */
@@ -373,8 +378,17 @@ export class AppState {
     const difficulties = this.difficulties.length === DIFFICULTIES.length ? undefined : this.difficulties;
     // A language or difficulty filter with nothing ticked selects nothing.
     if (languages?.length === 0 || difficulties?.length === 0) return [];
-    const kept = applyDuplicateChoice(this.dataset.problems, this.dataset.duplicates, this.duplicateChoice);
-    return filterProblems(kept, { languages, difficulties, limit: this.limit ?? undefined });
+    return this.subset?.problems ?? filterProblems(applyDuplicateChoice(this.dataset.problems, this.dataset.duplicates, this.duplicateChoice), { languages, difficulties, limit: this.limit ?? undefined });
+  });
+
+  /** The stratified sample and its plan when "per language" is set (the "first N" limit does not apply then). */
+  subset = $derived.by(() => {
+    if (this.samplePerLanguage === null) return null;
+    const all = this.dataset.languageCounts.map(([l]) => l);
+    const languages = this.languages.length === all.length ? undefined : this.languages;
+    const difficulties = this.difficulties.length === DIFFICULTIES.length ? undefined : this.difficulties;
+    if (languages?.length === 0 || difficulties?.length === 0) return null;
+    return samplePerStratum(filterProblems(applyDuplicateChoice(this.dataset.problems, this.dataset.duplicates, this.duplicateChoice), { languages, difficulties }), { perStratum: this.samplePerLanguage, seed: this.sampleSeed, byDifficulty: this.samplePerDifficulty });
   });
 
   summary: Summary = $derived(summarize([...this.results.values()]));
@@ -650,7 +664,8 @@ export class AppState {
       selection: {
         languages: [...this.languages],
         difficulties: [...this.difficulties],
-        ...(this.limit !== null ? { limit: this.limit } : {}),
+        ...(this.limit !== null && !this.subset ? { limit: this.limit } : {}),
+        ...(this.subset ? { sample: this.subset.plan } : {}),
       },
     };
     const store = await this.history.ready;

@@ -1,7 +1,7 @@
 /**
  * The four charts of a run, drawn with Observable Plot from ChartData: per-language Pass@1 bars
  * with the overall line, the difficulty split, the refinement curve (Pass@1 after each turn) and
- * the pass@k curve. One module for the page (the real `document`) and the CLI (a DOM
+ * the pass@k curve, each figure with its 95% interval as an error bar. One module for the page (the real `document`) and the CLI (a DOM
  * implementation, see src/cli/charts.ts). Each chart is one standalone <svg> with its title
  * drawn inside, so it can be saved as is or rasterised to PNG.
  */
@@ -32,6 +32,9 @@ export interface RenderOptions {
 
 const pct = (v: number) => (Number.isNaN(v) ? '–' : `${(v * 100).toFixed(1)}%`);
 const finite = <T extends { v: number }>(rows: T[]) => rows.filter((r) => !Number.isNaN(r.v));
+const ERROR_BAR = '#222';
+/** Percent bounds of a 95% interval; a row without one gets a zero-length bar at its value. */
+const bounds = (r: { low: number; high: number }, v: number) => ({ lo: Number.isNaN(r.low) ? v : r.low * 100, hi: Number.isNaN(r.high) ? v : r.high * 100 });
 
 function plotOf(name: ChartName, data: ChartData, width: number, height: number, document: Document): Element {
   const common = {
@@ -45,10 +48,13 @@ function plotOf(name: ChartName, data: ChartData, width: number, height: number,
     y: { domain: [0, 100], label: '%', grid: true },
   };
   if (name === 'languages') {
-    const rows = finite(data.languages.map((l) => ({ ...l, v: l.pass1 * 100 })));
+    const rows = finite(data.languages.map((l) => ({ ...l, v: l.pass1 * 100, ...bounds(l, l.pass1 * 100) })));
     const marks: Plot.Markish[] = [
       Plot.barY(rows, { x: 'label', y: 'v', fill: BAR }),
-      Plot.text(rows, { x: 'label', y: 'v', text: (d: (typeof rows)[number]) => `${pct(d.pass1)} (${d.passed}/${d.total})`, dy: -8, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
+      Plot.ruleX(rows, { x: 'label', y1: 'lo', y2: 'hi', stroke: ERROR_BAR, strokeWidth: 1.5 }),
+      Plot.tickY(rows, { x: 'label', y: 'lo', stroke: ERROR_BAR, inset: 14 }),
+      Plot.tickY(rows, { x: 'label', y: 'hi', stroke: ERROR_BAR, inset: 14 }),
+      Plot.text(rows, { x: 'label', y: 'hi', text: (d: (typeof rows)[number]) => `${pct(d.pass1)} (${d.passed}/${d.total})`, dy: -8, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
       Plot.ruleY([0]),
     ];
     if (!Number.isNaN(data.overall)) {
@@ -58,20 +64,23 @@ function plotOf(name: ChartName, data: ChartData, width: number, height: number,
     return Plot.plot({ ...common, x: { label: null, domain: rows.map((r) => r.label), padding: 0.3 }, marks }) as unknown as Element;
   }
   if (name === 'difficulty') {
-    const rows = finite(data.difficulty.map((d) => ({ ...d, v: d.pass1 * 100 })));
+    const rows = finite(data.difficulty.map((d) => ({ ...d, v: d.pass1 * 100, ...bounds(d, d.pass1 * 100) })));
     return Plot.plot({
       ...common,
       x: { label: null, domain: rows.map((r) => r.difficulty), padding: 0.35 },
       marks: [
         Plot.barY(rows, { x: 'difficulty', y: 'v', fill: BAR }),
-        Plot.text(rows, { x: 'difficulty', y: 'v', text: (d: (typeof rows)[number]) => `${pct(d.pass1)} (${d.passed}/${d.total})`, dy: -8, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
+        Plot.ruleX(rows, { x: 'difficulty', y1: 'lo', y2: 'hi', stroke: ERROR_BAR, strokeWidth: 1.5 }),
+        Plot.tickY(rows, { x: 'difficulty', y: 'lo', stroke: ERROR_BAR, inset: 30 }),
+        Plot.tickY(rows, { x: 'difficulty', y: 'hi', stroke: ERROR_BAR, inset: 30 }),
+        Plot.text(rows, { x: 'difficulty', y: 'hi', text: (d: (typeof rows)[number]) => `${pct(d.pass1)} (${d.passed}/${d.total})`, dy: -8, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
         Plot.ruleY([0]),
       ],
     }) as unknown as Element;
   }
   const rows = name === 'refinement'
-    ? finite(data.turns.map((t) => ({ x: t.turn, v: t.pass1 * 100 })))
-    : finite(data.passk.map((p) => ({ x: p.k, v: p.value * 100 })));
+    ? finite(data.turns.map((t) => ({ x: t.turn, v: t.pass1 * 100, ...bounds(t, t.pass1 * 100) })))
+    : finite(data.passk.map((p) => ({ x: p.k, v: p.value * 100, ...bounds(p, p.value * 100) })));
   const xs = rows.map((r) => r.x);
   const lo = Math.min(1, ...xs);
   const hi = Math.max(lo + 1, ...xs);
@@ -81,9 +90,10 @@ function plotOf(name: ChartName, data: ChartData, width: number, height: number,
     marginRight: 30,
     x: { label: name === 'refinement' ? 'turn' : 'k (samples drawn)', domain: [lo - 0.25, hi + 0.25], ticks: xs, tickFormat: 'd' },
     marks: [
+      Plot.ruleX(rows, { x: 'x', y1: 'lo', y2: 'hi', stroke: LINE, strokeWidth: 1.5, strokeOpacity: 0.6 }),
       Plot.lineY(rows, { x: 'x', y: 'v', stroke: LINE, strokeWidth: 2 }),
       Plot.dot(rows, { x: 'x', y: 'v', fill: LINE, r: 4 }),
-      Plot.text(rows, { x: 'x', y: 'v', text: (d: (typeof rows)[number]) => pct(d.v / 100), dy: -12, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
+      Plot.text(rows, { x: 'x', y: 'v', text: (d: (typeof rows)[number]) => pct(d.v / 100), dx: 16, dy: -10, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
       Plot.ruleY([0]),
     ],
   }) as unknown as Element;

@@ -18,6 +18,9 @@ models:
 problems:
   [--languages python,javascript] [--difficulty easy,medium] [--limit N]
   [--duplicates keep-all|keep-first]   records that repeat a question: each evaluated (default), or the first only
+  [--sample-per-language K [--seed S (default 1)] [--per-difficulty]]
+                            a seeded random sample of K problems per language (per language and
+                            difficulty); prints the full-benchmark estimate with its 95% interval
   [--mode compat|strict] [--concurrency N] [--timeout SECONDS]
 
 provider (real models):
@@ -98,6 +101,8 @@ export interface CliOptions {
   lite?: string;
   /** Records that repeat a question: all evaluated, or only the first copy (--duplicates). */
   duplicates: DuplicateChoice;
+  /** --sample-per-language K --seed S [--per-difficulty]. */
+  sample?: { perStratum: number; seed: number; byDifficulty: boolean };
 }
 
 export class UsageError extends Error {}
@@ -160,6 +165,9 @@ export function parseCliArgs(argv: string[]): CliOptions {
         charts: { type: 'string' },
         lite: { type: 'string' },
         duplicates: { type: 'string', default: 'keep-all' },
+        'sample-per-language': { type: 'string' },
+        seed: { type: 'string' },
+        'per-difficulty': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -198,6 +206,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     if (turns > 1) throw new UsageError('--completion has no conversation: --turns above 1 needs chat mode');
   }
   if (!DUPLICATE_CHOICES.includes(values.duplicates as DuplicateChoice)) throw new UsageError(`--duplicates must be keep-all or keep-first, got "${values.duplicates}"`);
+  const sample = parseSample(values);
+  if (sample && values.limit !== undefined) throw new UsageError('--limit and --sample-per-language do not combine: the sample is already the subset');
   return {
     data: values.data,
     model: values.model,
@@ -220,7 +230,20 @@ export function parseCliArgs(argv: string[]): CliOptions {
     ...(values.charts ? { charts: values.charts } : {}),
     ...(values.lite ? { lite: values.lite } : {}),
     duplicates: values.duplicates as DuplicateChoice,
+    ...(sample ? { sample } : {}),
   };
+}
+
+function parseSample(values: Values): CliOptions['sample'] {
+  const k = values['sample-per-language'] as string | undefined;
+  if (k === undefined) {
+    if (values.seed !== undefined || values['per-difficulty']) throw new UsageError(`--${values.seed !== undefined ? 'seed' : 'per-difficulty'} applies only with --sample-per-language`);
+    return undefined;
+  }
+  const raw = values.seed as string | undefined;
+  const seed = raw === undefined ? 1 : raw.trim() === '' ? NaN : Number(raw);
+  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed must be a whole number, got "${values.seed}"`);
+  return { perStratum: positiveInteger('sample-per-language', k)!, seed, byDifficulty: values['per-difficulty'] === true };
 }
 
 type Values = Record<string, string | boolean | string[] | undefined>;

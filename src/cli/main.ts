@@ -10,6 +10,8 @@ import { summarize } from '../core/metrics';
 import { firstAttempts, pass1ByTurn, passAtK, reportedKs } from '../core/passk';
 import { SYSTEM_PROMPT } from '../core/prompt';
 import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, type LoadedDataset, type Problem } from '../core/records';
+import { samplePerStratum, type SubsetPlan } from '../core/sample';
+import { uncertainty, uncertaintyLines } from '../core/uncertainty';
 import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { meteredModel, type Meter } from '../models/meter';
 import { AuthenticationError, type Model } from '../models/types';
@@ -101,7 +103,10 @@ async function main(options: CliOptions): Promise<void> {
       : `only the first copy is kept: ${dataset.problems.length - kept.length} record(s) left out`;
     console.error(`${options.data}: ${formatDuplicates(dataset.duplicates)}; ${what}`);
   }
-  const problems = filterProblems(kept, { languages: options.languages, difficulties: options.difficulties, limit: options.limit });
+  let problems = filterProblems(kept, { languages: options.languages, difficulties: options.difficulties, limit: options.limit });
+  // A subset is drawn from the filtered file; its strata sizes there weight the full-benchmark estimate.
+  let subset: SubsetPlan | undefined;
+  if (options.sample) ({ problems, plan: subset } = samplePerStratum(problems, options.sample));
   const lite = options.lite ? new Set(parse(await readText(options.lite), options.lite).problems.map((p) => p.id)) : undefined;
   if (lite && !lite.size) throw new DataError(`${options.lite} holds no valid AutoCodeBench records`);
   const { samples, turns } = options;
@@ -184,6 +189,7 @@ async function main(options: CliOptions): Promise<void> {
       problems: problems.length,
       selection: { languages: options.languages, difficulties: options.difficulties, ...(options.limit !== undefined ? { limit: options.limit } : {}) },
       duplicates: { choice: options.duplicates, questions: dataset.duplicates.length, dropped: dataset.problems.length - kept.length },
+      ...(subset ? { sample: subset } : {}),
       model: model.id,
       ...(settings ? { provider: { kind: settings.kind, baseUrl: settings.baseUrl, model: settings.model } } : {}),
       settings: {
@@ -215,7 +221,9 @@ async function main(options: CliOptions): Promise<void> {
     }
 
     const first = firstAttempts(results);
+    const intervals = uncertainty(results, { plan: subset, ks: samples > 1 ? reportedKs(samples) : [], turn: turns });
     console.log(formatReport(summarize(first), options.mode, {
+      uncertainty: uncertaintyLines(intervals, subset),
       difficulty: byDifficulty(results),
       ...(lite ? { subset: bySubset(results, lite) } : {}),
       ...(keyed ? {

@@ -5,6 +5,8 @@ import { LANGUAGE_NAMES } from '../core/languages';
 import { formatPass1, formatPercent, type Summary } from '../core/metrics';
 import { metricLines, type PassAtK, type TurnLine } from '../core/passk';
 import type { LanguageId } from '../core/languages';
+import { wilson } from '../core/stats';
+import { formatRange } from '../core/uncertainty';
 
 /** What a run with several samples or turns adds to the report. */
 export interface MultiFigures {
@@ -21,9 +23,12 @@ export interface ReportExtras {
   difficulty?: BreakdownRow[];
   /** Lite vs the rest (--lite). */
   subset?: BreakdownRow[];
+  /** The interval lines (src/core/uncertainty.ts), printed just before the headline. */
+  uncertainty?: string[];
 }
 
-const rowLine = (r: BreakdownRow) => `${r.label} ${formatPercent(r.pass1)} (${r.passed}/${r.total})`;
+const ciOf = (l: { passed: number; total: number }) => formatRange(wilson(l.passed, l.total));
+const rowLine = (r: BreakdownRow) => `${r.label} ${formatPercent(r.pass1)} (${r.passed}/${r.total}, CI ${ciOf(r)})`;
 
 /**
  * `summary` is of the first attempts (sample 0, turn 1): the table's Pass@1 column and the
@@ -34,7 +39,7 @@ export function formatReport(summary: Summary, mode: string, extras: ReportExtra
   const outcomes = OUTCOME_ORDER.filter((o) => summary.outcomes[o]);
   const turnColumns = multi && multi.turns > 1 ? multi.byTurn.overall.slice(1).map((t) => t.turn) : [];
   const kColumns = multi && multi.samples > 1 ? multi.passk : [];
-  const header = ['language', 'passed/total', 'Pass@1', ...turnColumns.map((t) => `turn ${t}`), ...kColumns.map((p) => `pass@${p.k}`), ...outcomes];
+  const header = ['language', 'passed/total', 'Pass@1', ...turnColumns.map((t) => `turn ${t}`), ...kColumns.map((p) => `pass@${p.k}`), ...outcomes, '95% CI'];
   const rows = summary.perLanguage.map((l) => {
     const turnsOf = multi?.byTurn.perLanguage.find((x) => x.language === l.language)?.turns ?? [];
     return [
@@ -44,6 +49,7 @@ export function formatReport(summary: Summary, mode: string, extras: ReportExtra
       ...turnColumns.map((t) => formatPercent(turnsOf.find((x) => x.turn === t)?.pass1 ?? NaN)),
       ...kColumns.map((p) => formatPercent(p.perLanguage.find((x) => x.language === l.language)?.value ?? NaN)),
       ...outcomes.map((o) => String(l.outcomes[o] ?? 0)),
+      ciOf(l),
     ];
   });
   rows.push([
@@ -53,6 +59,7 @@ export function formatReport(summary: Summary, mode: string, extras: ReportExtra
     ...turnColumns.map((t) => formatPercent(multi!.byTurn.overall.find((x) => x.turn === t)?.pass1 ?? NaN)),
     ...kColumns.map((p) => formatPercent(p.value)),
     ...outcomes.map((o) => String(summary.outcomes[o] ?? 0)),
+    ciOf(summary),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
@@ -72,6 +79,7 @@ export function formatReport(summary: Summary, mode: string, extras: ReportExtra
     out.push(`figures: ${parts.join('; ')}`);
     out.push(...metricLines(multi.samples > 1 ? multi.passk : [], multi.turns > 1 ? multi.byTurn.overall : []));
   }
+  if (extras.uncertainty) out.push(...extras.uncertainty);
   out.push(formatPass1(summary));
   return out.join('\n');
 }

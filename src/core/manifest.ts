@@ -15,6 +15,9 @@ import { curveKs, firstAttempts, pass1ByTurn, passAtK, reportedKs } from './pass
 import { SYSTEM_PROMPT } from './prompt';
 import type { DuplicateChoice } from './records';
 import type { ProblemResult } from './results';
+import type { SubsetPlan } from './sample';
+import { wilson } from './stats';
+import { fullSetEstimate, uncertainty, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from './uncertainty';
 
 export const BENCHTOP_VERSION: string = version;
 
@@ -50,6 +53,8 @@ export interface ManifestInput {
   selection: { languages: string[]; difficulties: string[]; limit?: number };
   /** Records that repeat a question, and what was done with them (absent: not known, e.g. an older stored run). */
   duplicates?: ManifestDuplicates;
+  /** A seeded stratified subset (--sample-per-language): its seed, strata sizes and chosen ids. */
+  sample?: SubsetPlan;
   model: string;
   provider?: { kind: string; baseUrl: string; model: string };
   settings: ManifestSettings;
@@ -70,13 +75,16 @@ export interface ManifestDuplicates {
 }
 
 const figure = (v: number) => (Number.isNaN(v) ? null : Math.round(v * 1e6) / 1e6);
+/** A 95% interval as [low, high], null when there is none. */
+const ci = (i: { low: number; high: number }) => (Number.isNaN(i.low) ? null : [figure(i.low), figure(i.high)]);
+const wilsonCi = (passed: number, total: number) => ci(wilson(passed, total));
 
 export interface RunManifest {
   format: 'benchtop run manifest';
   format_version: 2;
   benchtop: string;
   created: string;
-  dataset: { source: string; sha256: string; problems: number; selection: ManifestInput['selection']; duplicates: ManifestDuplicates | null };
+  dataset: { source: string; sha256: string; problems: number; selection: ManifestInput['selection']; duplicates: ManifestDuplicates | null; sample?: Record<string, unknown> };
   model: string;
   provider: ManifestInput['provider'] | null;
   settings: Record<string, unknown>;
@@ -92,12 +100,22 @@ export function buildManifest(input: ManifestInput): RunManifest {
   const passk = ks.map((k) => passAtK(results, k, { turn: s.turns }));
   const turns = pass1ByTurn(results, s.turns);
   const official = s.systemPrompt === SYSTEM_PROMPT;
+  const u = uncertainty(results, { ks, turn: s.turns });
+  const plan = input.sample;
+  const estimate = plan ? fullSetEstimate(results, plan) : undefined;
   return {
     format: 'benchtop run manifest',
     format_version: 2,
     benchtop: BENCHTOP_VERSION,
     created: input.created,
-    dataset: { source: input.datasetSource, sha256: sha256Hex(input.datasetText), problems: input.problems, selection: input.selection, duplicates: input.duplicates ?? null },
+    dataset: {
+      source: input.datasetSource,
+      sha256: sha256Hex(input.datasetText),
+      problems: input.problems,
+      selection: input.selection,
+      duplicates: input.duplicates ?? null,
+      ...(plan ? { sample: { per_stratum: plan.perStratum, strata: plan.byDifficulty ? 'language/difficulty' : 'language', seed: plan.seed, population: plan.population, ids: plan.ids } } : {}),
+    },
     model: input.model,
     provider: input.provider ?? null,
     settings: {
@@ -123,22 +141,26 @@ export function buildManifest(input: ManifestInput): RunManifest {
         pass1: 'sample 0, turn 1 of each problem; passed = demo and full tests PASSED; INFRA_ERROR and unsupported problems excluded',
         pass_at_k: `Chen et al. 2021 unbiased estimator, mean over problems; a sample's verdict after turn ${s.turns}; INFRA_ERROR samples left out of n; problems with n < k left out`,
         pass1_by_turn: 'share of problems whose sample 0 passed at some turn <= t',
+        ci95: 'pass1 and its breakdowns: Wilson score interval; pass_at_k: percentile bootstrap over problems (' + BOOTSTRAP_RESAMPLES + ' resamples, seed ' + BOOTSTRAP_SEED + ')',
+        ...(plan ? { full_benchmark_estimate: 'stratified estimate: strata weighted by their share of the sampled file, variance with the finite population correction; ci95 = value ± 1.96 se' } : {}),
       },
-      pass1: { passed: first.passed, total: first.total, value: figure(first.pass1), infra_errors: first.infraErrors, unsupported: first.unsupported },
-      pass_at_k: passk.map((p) => ({ k: p.k, value: figure(p.value), problems: p.problems, left_out: p.leftOut })),
+      pass1: { passed: first.passed, total: first.total, value: figure(first.pass1), ci95: wilsonCi(first.passed, first.total), infra_errors: first.infraErrors, unsupported: first.unsupported },
+      ...(estimate ? { full_benchmark_estimate: { value: figure(estimate.value), se: figure(estimate.se), ci95: ci(estimate), strata: estimate.strata, left_out: estimate.leftOut } } : {}),
+      pass_at_k: passk.map((p, i) => ({ k: p.k, value: figure(p.value), ci95: ci(u.passk[i]!), problems: p.problems, left_out: p.leftOut })),
       pass1_by_turn: turns.overall.map((t) => ({ turn: t.turn, passed: t.passed, total: t.total, value: figure(t.pass1) })),
       per_language: first.perLanguage.map((l) => ({
         language: l.language,
         passed: l.passed,
         total: l.total,
         pass1: figure(l.pass1),
+        ci95: wilsonCi(l.passed, l.total),
         pass_at_k: passk.map((p) => {
           const line = p.perLanguage.find((x) => x.language === l.language);
           return { k: p.k, value: figure(line?.value ?? NaN), problems: line?.problems ?? 0, left_out: line?.leftOut ?? 0 };
         }),
         pass1_by_turn: (turns.perLanguage.find((x) => x.language === l.language)?.turns ?? []).map((t) => ({ turn: t.turn, passed: t.passed, total: t.total, value: figure(t.pass1) })),
       })),
-      per_difficulty: byDifficulty(results).map((d) => ({ difficulty: d.key, passed: d.passed, total: d.total, pass1: figure(d.pass1) })),
+      per_difficulty: byDifficulty(results).map((d) => ({ difficulty: d.key, passed: d.passed, total: d.total, pass1: figure(d.pass1), ci95: wilsonCi(d.passed, d.total) })),
       outcomes: Object.fromEntries(byOutcome(results).map((o) => [o.outcome, o.count])),
     },
   };

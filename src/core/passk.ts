@@ -126,6 +126,16 @@ function lineOf(k: number, problems: readonly ProblemSamples[], turn: number): P
   return { k, value: counted ? sum / counted : NaN, problems: counted, leftOut };
 }
 
+/** Each counted problem's pass@k estimate (the values `passAtK` averages), for a bootstrap over problems. */
+export function passAtKValues(results: readonly ProblemResult[], k: number, turn: number = lastTurn(results)): number[] {
+  const values: number[] = [];
+  for (const p of groupBySample(results)) {
+    const { n, c, unsupported } = countSamples(p, turn);
+    if (!unsupported && n >= k) values.push(passAtKEstimate(n, c, k));
+  }
+  return values;
+}
+
 function groupsOf<K extends string>(problems: readonly ProblemSamples[], key: (p: ProblemSamples) => K): Array<[K, ProblemSamples[]]> {
   const map = new Map<K, ProblemSamples[]>();
   for (const p of problems) {

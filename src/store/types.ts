@@ -16,6 +16,7 @@ import type { FeedbackSource } from '../core/feedback';
 import type { LanguageId } from '../core/languages';
 import type { ManifestDuplicates } from '../core/manifest';
 import type { Problem } from '../core/records';
+import type { SubsetPlan } from '../core/sample';
 import { sampleOf, turnOf, type ProblemResult } from '../core/results';
 import type { Prices, ProviderKind } from '../models/providers';
 import type { RecordedAnswer } from '../models/replay';
@@ -110,13 +111,13 @@ export interface RunRecord {
   /** sha256 (hex) of the dataset file's bytes, for the manifest (absent in older runs). */
   datasetSha256?: string;
   /** The language / difficulty / first-N filters the problems were selected with. */
-  selection?: { languages: string[]; difficulties: string[]; limit?: number };
   /**
    * Records of the dataset that repeated a question, and whether all or only the first copies
    * were kept. Absent in runs stored before records that share a question got ids of their own
    * (legacy.ts reads those).
    */
   duplicates?: ManifestDuplicates;
+  selection?: { languages: string[]; difficulties: string[]; limit?: number; sample?: SubsetPlan };
 }
 
 /** A model answer, stored before it is evaluated. */

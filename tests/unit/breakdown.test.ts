@@ -54,12 +54,15 @@ describe('the manifest', () => {
     expect(m.settings).toMatchObject({ samples: 2, turns: 2, feedback: 'demo', mode: 'chat', system_prompt_is_official: true, time_limit_seconds: null });
     expect(m.settings).not.toHaveProperty('system_prompt');
     // pass1: a, c passed of a, b, c (d infra) → 2/3
-    expect(m.figures.pass1).toEqual({ passed: 2, total: 3, value: 0.666667, infra_errors: 1, unsupported: 0 });
+    // ci95: Wilson score interval of 2/3 (by hand: 0.207660–0.938508).
+    expect(m.figures.pass1).toEqual({ passed: 2, total: 3, value: 0.666667, ci95: [0.20766, 0.938508], infra_errors: 1, unsupported: 0 });
     // Pass@1 after turn 2: b passes at turn 2 → 3/3
     expect(m.figures.pass1_by_turn).toEqual([{ turn: 1, passed: 2, total: 3, value: 0.666667 }, { turn: 2, passed: 3, total: 3, value: 1 }]);
     // pass@1 over samples after turn 2: a (n=2, c=1) 0.5, b (n=1) 1, c (n=1) 1 → 0.833333; d (its only sample
     // INFRA_ERROR: n=0) is left out. pass@2: only a (n=2) → 1; b, c and d left out.
-    expect(m.figures.pass_at_k).toEqual([{ k: 1, value: 0.833333, problems: 3, left_out: 1 }, { k: 2, value: 1, problems: 1, left_out: 3 }]);
+    // Bootstrap over the values 0.5, 1, 1: a resample is all 0.5 with chance 1/27 (3.7% > 2.5%) and
+    // all 1 with chance 8/27, so the percentile interval is [0.5, 1]; one value gives [1, 1].
+    expect(m.figures.pass_at_k).toEqual([{ k: 1, value: 0.833333, ci95: [0.5, 1], problems: 3, left_out: 1 }, { k: 2, value: 1, ci95: [1, 1], problems: 1, left_out: 3 }]);
   });
   it('includes a system prompt that is not the official one', () => {
     expect(buildManifest({ ...base, settings: { ...base.settings, systemPrompt: 'mine' } }).settings).toMatchObject({ system_prompt: 'mine', system_prompt_is_official: false });
@@ -72,6 +75,8 @@ describe('chart data', () => {
     expect(d.languages.map((l) => [l.label, l.passed, l.total])).toEqual([['JavaScript', 1, 1], ['Python', 1, 2]]);
     expect(d.overall).toBeCloseTo(2 / 3, 12);
     expect(d.turns.map((t) => t.pass1)).toEqual([2 / 3, 1]);
-    expect(d.passk).toEqual([{ k: 1, value: expect.closeTo(5 / 6, 12) }, { k: 2, value: 1 }]);
+    expect(d.passk).toEqual([{ k: 1, value: expect.closeTo(5 / 6, 12), low: 0.5, high: 1 }, { k: 2, value: 1, low: 1, high: 1 }]);
+    // Error bars: Wilson intervals (Python 1/2 → 0.0945–0.9055 by hand; JavaScript 1/1 → 0.2065–1).
+    expect(d.languages.map((l) => [l.low, l.high])).toEqual([[expect.closeTo(0.206549, 5), 1], [expect.closeTo(0.094531, 5), expect.closeTo(0.905469, 5)]]);
   });
 });

@@ -88,6 +88,17 @@ describe('run exports', () => {
     expect((manifest(data, {}) as Record<string, any>).dataset.sha256).toBeNull();
   });
 
+  it('a seeded subset: the manifest names the seed, strata and ids, and the full-benchmark estimate', () => {
+    const sample = { perStratum: 2, seed: 7, byDifficulty: false, population: { python: 10, javascript: 30 }, ids: ['p0', 'p1', 'p2', 'p3'] };
+    const m = manifest({ ...data, run: { ...run, selection: { languages: [], difficulties: [], sample } } }, {}) as Record<string, any>;
+    expect(m.dataset.selection).toEqual({ languages: [], difficulties: [] });
+    expect(m.dataset.sample).toEqual({ per_stratum: 2, strata: 'language', seed: 7, population: { python: 10, javascript: 30 }, ids: ['p0', 'p1', 'p2', 'p3'] });
+    // Python 1/2 counted (weight 10/40); JavaScript: nothing counted (p2 infra), left out → the estimate is Python's 0.5.
+    expect(m.figures.full_benchmark_estimate).toMatchObject({ value: 0.5, strata: 2, left_out: ['javascript'] });
+    // Wilson interval of 1/2, by hand: 0.094531–0.905469.
+    expect(m.figures.pass1.ci95).toEqual([0.094531, 0.905469]);
+  });
+
   it('writes one line per (problem, sample, turn) for a run with several samples or turns', () => {
     const p = problems[0]!;
     const attempt = (sample: number, turn: number, verdict: ProblemResult['verdict']): ProblemResult => ({ ...result(p, verdict, `s${sample} t${turn}`), sample, turn });

@@ -149,13 +149,15 @@ export function manifest(data: RunData, environment: Record<string, string> = br
   const source = run.source;
   const ps = source.kind === 'provider' ? source.settings : null;
   const systemPrompt = ps ? ps.systemPrompt : SYSTEM_PROMPT;
+  const { sample, ...selection } = run.selection ?? { languages: [...run.languages], difficulties: [] };
   const shared = buildManifest({
     datasetSource: run.datasetSource,
     // The page keeps the file's hash, not the file: the hash is put in below.
     datasetText: '',
     problems: run.problemCount,
-    selection: run.selection ?? { languages: [...run.languages], difficulties: [] },
     ...(run.duplicates ? { duplicates: run.duplicates } : {}),
+    selection,
+    ...(sample ? { sample } : {}),
     model: run.modelId,
     ...(ps ? { provider: { kind: ps.kind, baseUrl: ps.baseUrl, model: ps.model } } : {}),
     settings: {

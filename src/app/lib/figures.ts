@@ -7,6 +7,8 @@ import { chartData, type ChartData } from '../../charts/data';
 import type { LanguageId } from '../../core/languages';
 import { metricLines as linesOf, pass1ByTurn, passAtK, reportedKs } from '../../core/passk';
 import { sampleOf, turnOf, type ProblemResult } from '../../core/results';
+import type { SubsetPlan } from '../../core/sample';
+import { uncertainty, uncertaintyLines } from '../../core/uncertainty';
 
 export interface RunShape {
   samples: number;
@@ -20,6 +22,14 @@ export interface RunShape {
 export function metricLines(results: readonly ProblemResult[], shape: RunShape): string[] {
   const passk = shape.samples > 1 ? reportedKs(shape.samples).map((k) => passAtK(results, k, { turn: shape.turns })) : [];
   return linesOf(passk, shape.turns > 1 ? pass1ByTurn(results, shape.turns).overall : []);
+}
+
+/**
+ * The interval lines the CLI prints just before its headline (src/cli/main.ts): Pass@1's 95%
+ * interval, a subset's full-benchmark estimate, and pass@k's bootstrap intervals.
+ */
+export function intervalLines(results: readonly ProblemResult[], shape: RunShape, plan?: SubsetPlan): string[] {
+  return uncertaintyLines(uncertainty(results, { plan, ks: shape.samples > 1 ? reportedKs(shape.samples) : [], turn: shape.turns }), plan);
 }
 
 /** The latest result of each (problem, sample) chain, by `<id>#<sample>`. */

@@ -1,7 +1,8 @@
 /**
  * The leaderboard of stored runs: one row per model (its newest run on the chosen dataset with
  * the same mode and settings), one column per language plus the overall figure, the best value of
- * each column marked.
+ * each column marked, and each other figure compared with the best on the problems both runs
+ * counted (exact McNemar test): a difference not significant at 5% is a tie in all but name.
  * Built from the store alone (RunRecord + stored results), so it needs no dataset loaded.
  */
 import type { LanguageId } from '../../core/languages';
@@ -9,6 +10,8 @@ import { summarize, type ScoreLine } from '../../core/metrics';
 import { firstAttempts } from '../../core/passk';
 import type { ProblemResult } from '../../core/results';
 import type { RunRecord } from '../../store/types';
+import type { PairedDifference } from '../../core/stats';
+import { pairedRuns } from './compare';
 
 /** A cell: Pass@1 (NaN when nothing counted) and its counts. */
 export type Score = Pick<ScoreLine, 'pass1' | 'passed' | 'total'>;
@@ -45,6 +48,11 @@ export interface Leaderboard {
   rows: LeaderboardRow[];
   /** Per column, the run ids holding the best Pass@1 (every one of them on a tie); none when no row has a figure. */
   best: Record<string, string[]>;
+  /**
+   * Per column and run id (rows not marked best): the paired difference of the best run (the
+   * first of a tie) against this one on their shared problems, with the exact McNemar p-value.
+   */
+  versusBest: Record<string, Record<string, PairedDifference>>;
   /** Runs on this dataset left out because a newer run of the same model and mode is shown. */
   older: number;
 }
@@ -103,14 +111,20 @@ export function buildLeaderboard(runs: readonly StoredRunResults[], dataset: str
   });
   const languages = [...new Set(rows.flatMap((r) => Object.keys(r.perLanguage) as LanguageId[]))].sort();
   const best: Record<string, string[]> = {};
+  const versusBest: Record<string, Record<string, PairedDifference>> = {};
+  const firsts = new Map(picked.map(({ run, results }) => [run.id, firstAttempts(results)]));
   for (const column of ['overall', ...languages] as LeaderboardColumn[]) {
     const values = rows.map((r) => ({ id: r.runId, v: cellOf(r, column)?.pass1 ?? NaN })).filter((x) => !Number.isNaN(x.v));
     if (!values.length) continue;
     const top = Math.max(...values.map((x) => x.v));
     // Ties are compared as shown (one decimal of a percentage).
     best[column] = values.filter((x) => Math.round(x.v * 1000) === Math.round(top * 1000)).map((x) => x.id);
+    const leader = firsts.get(best[column]![0]!)!;
+    versusBest[column] = Object.fromEntries(
+      values.filter((x) => !best[column]!.includes(x.id)).map((x) => [x.id, pairedRuns(firsts.get(x.id)!, leader, column === 'overall' ? undefined : column)]),
+    );
   }
-  return { languages, rows, best, older: onDataset.length - picked.length };
+  return { languages, rows, best, versusBest, older: onDataset.length - picked.length };
 }
 
 export function cellOf(row: LeaderboardRow, column: LeaderboardColumn): Score | undefined {
