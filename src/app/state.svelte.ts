@@ -24,7 +24,8 @@ import { meteredModel } from '../models/meter';
 import { addUsage, costOf, emptyTotals } from '../models/usage';
 import { IdAssigner, ownId, problemId } from '../core/ids';
 import { sha256Hex } from '../core/manifest';
-import { normalizeLanguage } from '../core/languages';
+import { acceptedLanguages, normalizeLanguage } from '../core/languages';
+import { plural } from './lib/format';
 import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
 import { alignResults, legacyIds, type LegacyIds } from '../store/legacy';
 import { holdRunLock, RunHistory } from './history.svelte';
@@ -181,8 +182,9 @@ function describeDataset(name: string, source: string, parsed: LoadedDataset, by
   if (parsed.problems.length === 0) {
     const first = parsed.errors[0];
     const others = parsed.errors.length - 1 + (parsed.moreErrors ?? 0);
-    const why = first ? `no valid records (${formatLoadError(first)}${others > 0 ? `, and ${others} more errors` : ''})` : 'the file is empty';
-    throw new Error(`Could not load ${source}: ${why}`);
+    const why = first ? `no valid records (${formatLoadError(first)}${others > 0 ? `, and ${plural(others, 'more error')}` : ''})` : 'the file is empty';
+    const languages = Object.keys(parsed.unknownLanguages).length ? `. Accepted language ids (any case): ${acceptedLanguages()}` : '';
+    throw new Error(`Could not load ${source}: ${why}${languages}`);
   }
   const languageCounts = new Map<LanguageId, number>();
   const difficultyCounts: Record<string, number> = {};
