@@ -1,33 +1,47 @@
 /**
  * The page as a demanding user meets it (issue #17), in the built app in headless Chromium: bad
  * files get errors that say what to do, and a refused file never leaves the previous dataset
- * active without saying so. Needs `dist/` (`npm run build`); Debian's Chromium, no download.
+ * active without saying so; a provider whose answers the browser cannot read (no CORS headers, from
+ * a real local server) stops the run early with what to change, and "Test connection" says so
+ * before a run. Needs `dist/` (`npm run build`); Debian's Chromium, no download.
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BREAKER_ATTEMPTS } from '../../src/app/lib/breaker';
+import { startMockProvider, type MockProvider } from '../support/mock-provider';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const record = (over: Record<string, unknown> = {}) => ({
   question: 'Write `f()` returning 1.', canonical_solution: 'def f():\n    return 1', demo_test_func: 'assert f() == 1',
   full_test_func: 'assert f() == 1', language: 'python', difficulty: 'easy', ...over,
 });
+/** Demo records (without their recorded answers): real problems with tests that pass. */
+const demo = readFileSync(`${root}bench-data/demo.jsonl`, 'utf8').trim().split('\n').map((l) => {
+  const { output: _o, ...plain } = JSON.parse(l) as Record<string, unknown>;
+  return plain;
+});
+const KEY = `sk-ux-e2e-${Math.random().toString(36).slice(2)}`;
 const jsonl = (records: object[]) => Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''));
 
 describe('the page for a demanding user', () => {
   let server: PreviewServer;
   let browser: Browser;
   let page: Page;
+  let mock: MockProvider;
+  let origin: string;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
+    mock = await startMockProvider({ apiKey: KEY });
     server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
     const { port } = server.httpServer.address() as AddressInfo;
+    origin = `http://127.0.0.1:${port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -38,6 +52,7 @@ describe('the page for a demanding user', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    await mock?.close();
   });
 
   const load = (name: string, buffer: Buffer) => page.getByTestId('dataset-file').setInputFiles({ name, mimeType: 'text/plain', buffer });
@@ -95,6 +110,84 @@ describe('the page for a demanding user', () => {
     expect(await text('run-dataset')).toBe('good.jsonl');
     expect(await page.getByTestId('run-dataset-refused').count()).toBe(0);
     expect(await page.getByTestId('dataset-issues').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('(2) a provider the browser cannot read: Test connection says how to allow the origin; a run stops early and says why', { timeout: 240_000 }, async () => {
+    const back = page.getByRole('button', { name: 'Back to the demo set' });
+    if (await back.count()) await back.click();
+    await page.getByTestId('model-select').selectOption('provider');
+    await page.getByTestId('provider-preset').selectOption('openai');
+    await page.getByTestId('provider-base-url').fill(mock.baseUrl('openai'));
+    await page.getByTestId('provider-model').fill('mock-coder');
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('provider-allow-origin').click()]);
+    await page.getByTestId('provider-settings').waitFor();
+    await page.getByTestId('provider-key').fill(KEY);
+    // QuickJS languages only: no Pyodide download.
+    for (const box of await page.locator('[data-testid^="filter-language-"]').all()) {
+      const id = (await box.getAttribute('data-testid'))!.replace('filter-language-', '');
+      if ((await box.isChecked()) !== ['javascript', 'typescript'].includes(id)) await box.click();
+    }
+
+    mock.setCors(false);
+    await page.getByTestId('provider-test-connection').click();
+    const failed = page.locator('[data-testid="provider-connection"][data-ok="false"]');
+    await failed.waitFor({ timeout: 60_000 });
+    const advice = (await failed.textContent())!;
+    expect(advice).toContain(`does not allow this page's origin, ${origin} (CORS)`);
+    expect(advice).toContain(`OLLAMA_ORIGINS=${origin}`);
+    expect(advice).toContain(`--allowed-origins '["${origin}"]'`);
+    expect(advice).toContain('"Enable CORS"');
+    // One request reached the server (and would have been billed): one, not one per problem.
+    expect(mock.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+
+    mock.reset();
+    mock.setCors(false);
+    const selected = Number((await page.getByTestId('run-button').textContent())!.match(/Run (\d+)/)![1]);
+    await page.getByTestId('run-button').click();
+    await page.locator('[data-testid="progress"][data-state="failed"]').waitFor({ timeout: 120_000 });
+    const error = (await page.getByTestId('run-error').textContent())!;
+    expect(error).toContain('The run stopped early.');
+    expect(error).toContain('requests in a row failed the same way and none succeeded');
+    expect(error).toContain(`OLLAMA_ORIGINS=${origin}`);
+    const posts = mock.requests.filter((r) => r.method === 'POST').length;
+    // Without the breaker every problem is tried 5 times; with it, the first round of 4 in parallel
+    // (plus any retry already under way on a loaded machine) and no more.
+    expect(posts).toBeGreaterThanOrEqual(BREAKER_ATTEMPTS);
+    expect(posts).toBeLessThanOrEqual(2 * BREAKER_ATTEMPTS);
+    expect(selected * 5).toBeGreaterThan(10 * BREAKER_ATTEMPTS);
+
+    // The server allows the origin now: the test says so.
+    mock.setCors(true);
+    await page.getByTestId('provider-test-connection').click();
+    const ok = page.locator('[data-testid="provider-connection"][data-ok="true"]');
+    await ok.waitFor({ timeout: 60_000 });
+    expect(await ok.textContent()).toMatch(/Connected: mock-coder answered "OK" in \d+\.\d s\./);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('(6) languages without a runtime here are not ticked, are explained, and their 0/0 rows fold away', { timeout: 240_000 }, async () => {
+    const js = demo.find((p) => p.language === 'javascript')!;
+    const java = demo.find((p) => p.language === 'java')!;
+    await load('mixed-languages.jsonl', jsonl([js, java]));
+    await page.getByTestId('dataset-count').filter({ hasText: '2 problems' }).waitFor();
+    expect(await page.getByTestId('filter-language-javascript').isChecked()).toBe(true);
+    expect(await page.getByTestId('filter-language-java').isChecked()).toBe(false);
+    expect(await text('run-button')).toBe('▶ Run 1 problem (1 needs a remote runner)');
+    expect(await text('language-legend')).toContain('dashed: no runtime in this page; its problems need a remote runner');
+
+    await page.getByTestId('filter-language-java').check();
+    expect(await text('run-button')).toBe('▶ Run 2 problems (1 UNSUPPORTED here)');
+    await page.getByTestId('model-select').selectOption({ label: 'Canonical solutions (self-check)' });
+    await page.getByTestId('run-button').click();
+    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 180_000 });
+    expect(await page.getByTestId('pass1').textContent()).toBe('Pass@1: 100.0% (1/1)');
+    const rows = page.getByTestId('language-row');
+    expect(await rows.getAttribute('data-language')).toBe('javascript');
+    expect(await text('language-folded')).toMatch(/^1 language with nothing counted \(0\/0, not run here or only infrastructure errors\): Java\. Show their rows$/);
+    await page.getByTestId('language-folded-toggle').click();
+    expect(await rows.count()).toBe(2);
+    expect((await page.locator('[data-testid="language-row"][data-language="java"] td').nth(1).textContent())!.trim()).toBe('0/0');
     expect(pageErrors).toEqual([]);
   });
 });
