@@ -190,4 +190,52 @@ describe('the page for a demanding user', () => {
     expect((await page.locator('[data-testid="language-row"][data-language="java"] td').nth(1).textContent())!.trim()).toBe('0/0');
     expect(pageErrors).toEqual([]);
   });
+
+  it('(1) the leaderboard keeps a model\'s fullest run, shows problems and languages, and marks a subset run apart', { timeout: 240_000 }, async () => {
+    /** Clicks Run and waits for that evaluation (a new session) to end. */
+    const runAndWait = async () => {
+      const session = () => page.evaluate(() => Number(document.querySelector('main')?.getAttribute('data-session') ?? 0));
+      const before = await session();
+      await page.getByTestId('run-button').click();
+      await page.waitForFunction((b) => {
+        const p = document.querySelector('[data-testid="progress"]');
+        return !!p && Number(p.getAttribute('data-session')) > b && p.getAttribute('data-state') === 'done';
+      }, before, { timeout: 180_000, polling: 100 });
+    };
+    const js = demo.filter((p) => p.language === 'javascript').slice(0, 3);
+    await load('board.jsonl', jsonl(js));
+    await page.getByTestId('dataset-count').filter({ hasText: '3 problems' }).waitFor();
+    await page.getByTestId('model-select').selectOption({ label: 'Canonical solutions (self-check)' });
+    await runAndWait();
+    expect(await text('pass1')).toBe('Pass@1: 100.0% (3/3)');
+    // Later, the same model on one problem.
+    await page.getByTestId('filter-limit').fill('1');
+    await runAndWait();
+    expect(await text('pass1')).toBe('Pass@1: 100.0% (1/1)');
+    await page.getByTestId('filter-limit').fill('');
+
+    await page.getByTestId('view-leaderboard').click();
+    await page.getByTestId('board-table').waitFor();
+    const select = page.getByTestId('board-dataset');
+    if (await select.count()) await select.selectOption({ label: 'board.jsonl (2 runs)' });
+    const rows = page.getByTestId('board-row');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="board-row"]').length === 1);
+    expect(await text('board-problems')).toBe('3');
+    expect(await text('board-languages')).toBe('1');
+    expect(await page.getByTestId('board-coverage').count()).toBe(0);
+    expect(await page.getByTestId('leaderboard').textContent()).toContain('1 other run is not shown: the fullest run of the same model');
+
+    await page.getByTestId('board-every-run').check();
+    expect(await rows.count()).toBe(2);
+    const subset = rows.filter({ has: page.getByTestId('board-coverage') });
+    expect(await subset.count()).toBe(1);
+    expect((await subset.getByTestId('board-coverage').textContent())!.trim()).toBe('subset: 1 of the 3 problems');
+    expect((await subset.getByTestId('board-problems').textContent())!.trim()).toBe('1');
+    const overall = subset.locator('[data-testid="board-cell"][data-column="overall"]');
+    expect(await overall.getAttribute('data-comparable')).toBe('false');
+    expect(await overall.getAttribute('data-best')).toBe('false');
+    const full = rows.filter({ hasNot: page.getByTestId('board-coverage') }).locator('[data-testid="board-cell"][data-column="overall"]');
+    expect(await full.getAttribute('data-best')).toBe('true');
+    expect(pageErrors).toEqual([]);
+  });
 });
