@@ -128,8 +128,8 @@ class DatasetBuilder {
     try {
       value = JSON.parse(raw);
     } catch (e) {
-      // "[" or "{" that does not close on its line: a pretty-printed JSON array or object.
-      if (first && (trimmed[0] === '[' || trimmed[0] === '{')) this.wholeDocument = { line, kind: trimmed[0] === '[' ? 'array' : 'object' };
+      // An array that does not close on its line, or a lone "{": a pretty-printed JSON array or object.
+      if (first && (trimmed[0] === '[' || trimmed === '{')) this.wholeDocument = { line, kind: trimmed[0] === '[' ? 'array' : 'object' };
       this.error(line, `not valid JSON (${clip((e as Error).message, 120)})`);
       return;
     }
