@@ -21,6 +21,7 @@ import {
 } from '../models/providers';
 import { DEFAULT_MAX_TOKENS } from '../models/providers/request';
 import type { RunSource, StoredProviderSettings } from '../store/types';
+import { testConnection, type ConnectionResult } from './lib/connection';
 import { allowConnectOrigin, isConnectAllowed, normalizeOrigin } from './lib/csp';
 
 /** Any other server that speaks OpenAI's chat completions (a proxy, a gateway, a local server). */
@@ -112,6 +113,9 @@ export class ProviderForm {
   listing = $state(false);
   listError = $state<string | null>(null);
   private listController: AbortController | null = null;
+  /** "Test connection": going on, and its outcome (cleared when the settings it used change). */
+  testing = $state(false);
+  testResult = $state<(ConnectionResult & { for: string }) | null>(null);
 
   constructor() {
     this.restore();
@@ -299,6 +303,30 @@ export class ProviderForm {
   /** Whether a stored run can be continued now (its provider's key is known, if it needs one). */
   hasKeyFor(source: Extract<RunSource, { kind: 'provider' }>): boolean {
     return !source.keyRequired || Boolean((this.keys[source.presetId] ?? '').trim());
+  }
+
+  /** The outcome of the last "Test connection", if it tested the settings now in the form. */
+  get connection(): ConnectionResult | null {
+    return this.testResult && this.testResult.for === this.testKey() ? this.testResult : null;
+  }
+
+  private testKey(): string {
+    return JSON.stringify([this.presetId, this.baseUrl.trim(), this.model.trim(), this.apiKey.trim().length]);
+  }
+
+  /** Sends one tiny request with these settings. */
+  async testConnection(): Promise<void> {
+    if (this.testing) return;
+    const key = this.testKey();
+    this.testing = true;
+    this.testResult = null;
+    try {
+      this.testResult = { ...(await testConnection(this.settings(), location.origin)), for: key };
+    } catch (e) {
+      this.testResult = { ok: false, message: (e as Error).message, for: key };
+    } finally {
+      this.testing = false;
+    }
   }
 
   async listModels(): Promise<void> {

@@ -25,7 +25,8 @@ import { meteredModel } from '../models/meter';
 import { addUsage, costOf, emptyTotals } from '../models/usage';
 import { IdAssigner, ownId, problemId } from '../core/ids';
 import { sha256Hex } from '../core/manifest';
-import { normalizeLanguage } from '../core/languages';
+import { acceptedLanguages, normalizeLanguage } from '../core/languages';
+import { plural } from './lib/format';
 import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
 import { alignResults, legacyIds, type LegacyIds } from '../store/legacy';
 import { holdRunLock, RunHistory } from './history.svelte';
@@ -36,6 +37,7 @@ import { ProviderForm } from './provider.svelte';
 import { choicesInEffect, effectiveRoute, RunnerSettings } from './runner.svelte';
 import { createRoutedExecutor } from '../../runtimes/remote/routing';
 import { allowConnectOrigin } from './lib/csp';
+import { adviceFor, FailureBreaker, RepeatedFailureError } from './lib/breaker';
 import { BlockedOriginError, loadDatasetFile, loadDatasetUrl, nameFromUrl, readFile, type Progress } from './lib/load';
 
 /**
@@ -165,7 +167,8 @@ function untilAuthStop(signal: AbortSignal | undefined): AbortSignal | undefined
   if (!signal) return undefined;
   const inner = new AbortController();
   const follow = () => {
-    if (signal.reason instanceof AuthenticationError) inner.abort(signal.reason);
+    // A refused key or a provider that fails every request: the requests in flight are wasted.
+    if (signal.reason instanceof AuthenticationError || signal.reason instanceof RepeatedFailureError) inner.abort(signal.reason);
   };
   if (signal.aborted) follow();
   else signal.addEventListener('abort', follow, { once: true });
@@ -182,8 +185,9 @@ function describeDataset(name: string, source: string, parsed: LoadedDataset, by
   if (parsed.problems.length === 0) {
     const first = parsed.errors[0];
     const others = parsed.errors.length - 1 + (parsed.moreErrors ?? 0);
-    const why = first ? `no valid records (${formatLoadError(first)}${others > 0 ? `, and ${others} more errors` : ''})` : 'the file is empty';
-    throw new Error(`Could not load ${source}: ${why}`);
+    const why = first ? `no valid records (${formatLoadError(first)}${others > 0 ? `, and ${plural(others, 'more error')}` : ''})` : 'the file is empty';
+    const languages = Object.keys(parsed.unknownLanguages).length ? `. Accepted language ids (any case): ${acceptedLanguages()}` : '';
+    throw new Error(`Could not load ${source}: ${why}${languages}`);
   }
   const languageCounts = new Map<LanguageId, number>();
   const difficultyCounts: Record<string, number> = {};
@@ -307,6 +311,8 @@ export class AppState {
   /** Ticks while a run is going, for elapsed time and ETA. */
   now = $state(Date.now());
   private runController: AbortController | null = null;
+  /** Watches the provider requests of the run going on for the same failure repeated. */
+  private breaker: FailureBreaker | null = null;
   /** Requests, tokens and retries of the run going on in this page. */
   counters = $state<LiveCounters>(emptyCounters());
   /** Past runs (IndexedDB), interrupted runs, comparison. */
@@ -327,7 +333,6 @@ export class AppState {
   selected = $state<number | null>(null);
 
   constructor() {
-    this.languages = this.dataset.languageCounts.map(([l]) => l);
     try {
       this.executor = createBrowserExecutor({
         onStatus: (language, message) => {
@@ -337,6 +342,7 @@ export class AppState {
     } catch (e) {
       this.executorError = `Could not start the runtimes: ${(e as Error).message}`;
     }
+    this.languages = this.defaultLanguages(this.dataset);
     this.resumePendingLoad();
     this.modelChoice = savedModelChoice() ?? this.modelChoice;
     $effect.root(() => {
@@ -350,6 +356,35 @@ export class AppState {
     // With a runner: what the last connection test found, under the per-language choice.
     const remote = this.runner.configured ? this.runner.offered : [];
     return [...new Set([...local, ...remote])].filter((l) => effectiveRoute(l, this.runner.choiceFor(l), local, remote, this.runner.configured) !== null);
+  }
+
+  /**
+   * The languages ticked when a dataset loads: those that can run here (in the page or on the
+   * runner), so Run does not count problems that would only be reported UNSUPPORTED; all of them
+   * when none can.
+   */
+  private defaultLanguages(dataset: Dataset): LanguageId[] {
+    const all = dataset.languageCounts.map(([l]) => l);
+    const runnable = new Set(this.runnableLanguages);
+    const here = all.filter((l) => runnable.has(l));
+    return here.length ? here : all;
+  }
+
+  /**
+   * Problems that need a remote runner (no runtime here), under the difficulty and duplicate
+   * choices: `selected` among the selection, `left` among the languages not ticked.
+   */
+  get needRunner(): { selected: number; left: number } {
+    const runnable = new Set(this.runnableLanguages);
+    const ticked = new Set(this.languages);
+    const difficulties = new Set(this.difficulties);
+    let selected = 0;
+    let left = 0;
+    for (const p of this.selection) if (!runnable.has(p.language)) selected++;
+    for (const p of applyDuplicateChoice(this.dataset.problems, this.dataset.duplicates, this.duplicateChoice)) {
+      if (!runnable.has(p.language) && !ticked.has(p.language) && difficulties.has(p.difficulty)) left++;
+    }
+    return { selected, left };
   }
 
   /** Languages the page's own runtimes can run. */
@@ -504,6 +539,7 @@ export class AppState {
         try {
           const model = createProviderModel(settings, {
             onRetry: (info, problem) => {
+              this.noteFailure(info.error, problem?.id);
               this.counters.retries++;
               this.counters.lastRetry = `${problem ? `problem ${problem.id}: ` : ''}${info.error.message} — retry ${info.retry} in ${(info.delayMs / 1000).toFixed(1)} s`;
             },
@@ -521,7 +557,7 @@ export class AppState {
 
   private useDataset(dataset: Dataset): void {
     this.dataset = dataset;
-    this.languages = dataset.languageCounts.map(([l]) => l);
+    this.languages = this.defaultLanguages(dataset);
     this.difficulties = [...DIFFICULTIES];
     if (this.modelChoice === 'dataset-output' && !dataset.hasOutput) this.modelChoice = 'canonical';
   }
@@ -847,6 +883,7 @@ export class AppState {
     const store = await this.history.ready;
     let executor: Executor;
     let built: { model: Model; prices?: Partial<Prices> };
+    const breaker = (this.breaker = record.source.kind === 'provider' ? this.newBreaker(record.source.settings.baseUrl) : null);
     try {
       built = await this.modelFor(record);
       executor = await this.runExecutor();
@@ -888,7 +925,14 @@ export class AppState {
         const key = resultKey(problem.id, context.sample, context.turn);
         const stored = answers.get(key);
         if (stored) return { text: stored.output, ...(stored.isCode ? { isCode: true } : {}), ...(stored.usage ? { usage: stored.usage } : {}), ...(stored.reasoning ? { reasoning: stored.reasoning } : {}) };
-        const answer = await inner.answer(problem, untilAuthStop(signal), context);
+        let answer: Awaited<ReturnType<Model['answer']>>;
+        try {
+          answer = await inner.answer(problem, untilAuthStop(signal), context);
+        } catch (e) {
+          this.noteFailure(e, problem.id);
+          throw e;
+        }
+        breaker?.success();
         const entry: StoredAnswer = {
           output: answer.text,
           ...(answer.isCode ? { isCode: true } : {}),
@@ -943,6 +987,10 @@ export class AppState {
         },
       });
       state = controller.signal.aborted ? 'stopped' : 'done';
+      if (controller.signal.reason instanceof RepeatedFailureError) {
+        state = 'failed';
+        error = `The run stopped early. ${controller.signal.reason.advice} Every answer received so far is kept.`;
+      }
     } catch (e) {
       state = 'failed';
       error = e instanceof AuthenticationError
@@ -952,6 +1000,7 @@ export class AppState {
       clearInterval(tick);
       this.inFlight.clear();
       this.runController = null;
+      if (this.breaker === breaker) this.breaker = null;
       await Promise.all(writes);
       const finishedAt = Date.now();
       this.now = finishedAt;
@@ -961,6 +1010,16 @@ export class AppState {
       if (this.run?.id === runId) this.run = { ...this.run, record: stored ?? this.run.record, state, error, finishedAt };
       void this.history.refresh();
     }
+  }
+
+  private newBreaker(baseUrl: string): FailureBreaker {
+    return new FailureBreaker((cls, error, tries) => adviceFor(cls, error, baseUrl, location.origin, tries));
+  }
+
+  /** A provider request failed (a try or the last one): stops the run when it fails the same way every time. */
+  private noteFailure(error: unknown, problem: string | undefined): void {
+    const advice = this.breaker?.failure(error, problem);
+    if (advice) this.runController?.abort(new RepeatedFailureError(advice));
   }
 
   /** Shows one result: every attempt in `attempts`, a first attempt also in `results`. */

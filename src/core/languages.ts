@@ -12,13 +12,24 @@ const ALIASES = new Map<string, LanguageId>(Object.entries({
   'c++': 'cpp', 'c#': 'csharp', cs: 'csharp', js: 'javascript', ts: 'typescript', sh: 'shell',
   bash: 'shell', golang: 'go', rs: 'rust', ex: 'elixir', py: 'python', rb: 'ruby', kt: 'kotlin',
   jl: 'julia', rkt: 'racket',
+  // Common spellings beyond SPEC §1's list (issue #17): versioned names, runtimes, spelled-out symbols.
+  python3: 'python', py3: 'python', cplusplus: 'cpp', 'c-sharp': 'csharp', node: 'javascript',
+  nodejs: 'javascript', 'node.js': 'javascript', 'c sharp': 'csharp', 'python 3': 'python',
 } satisfies Record<string, LanguageId>));
 
 const KNOWN = new Set<string>(LANGUAGE_IDS);
 
-/** Lower-cases and resolves aliases; returns null for an id that is not one of the 20. */
+/** Every id and alias accepted on input, for error messages: "python (py, python3, py3), cpp (c++, …), …". */
+export function acceptedLanguages(): string {
+  return LANGUAGE_IDS.map((id) => {
+    const aliases = [...ALIASES].filter(([, to]) => to === id).map(([alias]) => alias);
+    return aliases.length ? `${id} (${aliases.join(', ')})` : id;
+  }).join(', ');
+}
+
+/** Case-insensitive; resolves aliases; returns null for an id that is not one of the 20. */
 export function normalizeLanguage(raw: string): LanguageId | null {
-  const id = raw.trim().toLowerCase();
+  const id = raw.trim().toLowerCase().replace(/\s+/g, ' ');
   if (KNOWN.has(id)) return id as LanguageId;
   return ALIASES.get(id) ?? null;
 }

@@ -86,6 +86,11 @@ function clip(text: string, max = 60): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
+const WHOLE_DOCUMENT = {
+  array: "the file is a JSON array, but JSONL is expected: one JSON object per line, no enclosing [ ] (convert it with: jq -c '.[]' file.json > file.jsonl)",
+  object: 'the file is one JSON object spread over several lines, but JSONL is expected: each record on a single line (convert it with: jq -c . file.json > file.jsonl)',
+} as const;
+
 /** Collects problems, errors and warnings line by line (shared by the text and stream parsers). */
 class DatasetBuilder {
   readonly problems: Problem[] = [];
@@ -99,6 +104,9 @@ class DatasetBuilder {
   private readonly hasOwn: boolean[] = [];
   /** Own id → the line that carries it. */
   private readonly ownIds = new Map<string, number>();
+  /** The first non-blank line, when it shows the file is one JSON document rather than JSONL. */
+  private wholeDocument: { line: number; kind: 'array' | 'object' } | null = null;
+  private seenContent = false;
 
   error(line: number, message: string): void {
     if (this.errors.length < MAX_LISTED_ERRORS) this.errors.push({ line, message });
@@ -112,14 +120,20 @@ class DatasetBuilder {
 
   /** One line of text (without its newline). */
   line(raw: string, line: number): void {
-    if (raw.trim() === '') return;
+    const trimmed = raw.trim();
+    if (trimmed === '') return;
+    const first = !this.seenContent;
+    this.seenContent = true;
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch (e) {
+      // An array that does not close on its line, or a lone "{": a pretty-printed JSON array or object.
+      if (first && (trimmed[0] === '[' || trimmed === '{')) this.wholeDocument = { line, kind: trimmed[0] === '[' ? 'array' : 'object' };
       this.error(line, `not valid JSON (${clip((e as Error).message, 120)})`);
       return;
     }
+    if (first && Array.isArray(value)) this.wholeDocument = { line, kind: 'array' };
     const checked = validateRecord(value);
     if (typeof checked === 'string') {
       this.error(line, checked);
@@ -169,9 +183,15 @@ class DatasetBuilder {
 
   result(): LoadedDataset {
     const duplicates = this.assignIds();
+    // Nothing loaded from a JSON document: one error that says what the file is, not one per line.
+    if (this.problems.length === 0 && this.wholeDocument) {
+      const { line, kind } = this.wholeDocument;
+      this.errors.splice(0, this.errors.length, { line, message: WHOLE_DOCUMENT[kind] });
+      this.moreErrors = 0;
+    }
     const dataset: LoadedDataset = { problems: this.problems, errors: this.errors, unknownLanguages: { ...this.unknownLanguages }, duplicates };
     if (this.warnings.length) dataset.warnings = this.warnings;
-    if (this.moreWarnings) this.warnings.push({ line: this.warnings.at(-1)!.line, message: `… and ${this.moreWarnings} more lines with warnings` });
+    if (this.moreWarnings) this.warnings.push({ line: this.warnings.at(-1)!.line, message: `… and ${this.moreWarnings} more ${this.moreWarnings === 1 ? 'line' : 'lines'} with warnings` });
     if (this.moreErrors) dataset.moreErrors = this.moreErrors;
     return dataset;
   }

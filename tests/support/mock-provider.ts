@@ -12,13 +12,16 @@
  * continue it with the recorded answer, then the stop string and more text (a base model runs
  * on), cut at the request's stop strings as real servers do (the `ignore-stop` fault does not cut).
  *
- * Answers CORS preflights (recorded with method OPTIONS), so a page on another origin can call it.
+ * Answers CORS preflights (recorded with method OPTIONS), so a page on another origin can call it;
+ * setCors(false) leaves the CORS headers off the answers, as a server not told the page's origin.
+ * The page's "Test connection" question (src/app/lib/connection.ts) is answered "OK".
  * Routes: /openai/v1/{chat/completions,completions,models}, /anthropic/v1/{messages,models},
  * /gemini/v1beta/models[/<model>:generateContent|:streamGenerateContent?alt=sse], /data/demo.jsonl.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { problemId } from '../../src/core/ids';
+import { CONNECTION_TEST_QUESTION } from '../../src/app/lib/connection';
 
 export type Kind = 'openai' | 'anthropic' | 'gemini';
 
@@ -68,6 +71,12 @@ export interface MockProvider {
   /** Model requests (answers asked) for one problem, failed ones included. */
   countFor(problem: string): number;
   inject(rule: FaultRule): void;
+  /**
+   * Off: answers carry no CORS headers (preflights are still answered, so requests reach the
+   * server and are counted, as with a real server that was not told the page's origin): a page
+   * on another origin cannot read any answer. Back on after reset().
+   */
+  setCors(enabled: boolean): void;
   /** Forgets requests, counts and faults. */
   reset(): void;
   close(): Promise<void>;
@@ -272,6 +281,7 @@ export async function startMockProvider(options: { apiKey: string }): Promise<Mo
   const requests: RecordedRequest[] = [];
   const counts = new Map<string, number>();
   let rules: FaultRule[] = [];
+  let cors = true;
 
   const takeFault = (problem: string | undefined): Fault | undefined => {
     const rule = rules.find((r) => r.times > 0 && (r.problem === '*' || r.problem === problem));
@@ -299,7 +309,9 @@ export async function startMockProvider(options: { apiKey: string }): Promise<Mo
     const auth = authFailure(kind, req, options.apiKey);
     if (auth) return sendJson(res, auth.status, auth.body);
     const user = userText(kind, body);
-    const problem = demo.find((d) => user.includes(d.question));
+    // The page's "Test connection" question is answered "OK" (counted under the id "connection-test").
+    const problem = demo.find((d) => user.includes(d.question))
+      ?? (user.includes(CONNECTION_TEST_QUESTION) ? { id: 'connection-test', language: 'text', question: CONNECTION_TEST_QUESTION, output: 'OK', canonical: 'OK' } : undefined);
     record.problem = problem?.id;
     if (!problem) return sendJson(res, 400, errorBody(kind, 400));
     counts.set(problem.id, (counts.get(problem.id) ?? 0) + 1);
@@ -369,8 +381,10 @@ export async function startMockProvider(options: { apiKey: string }): Promise<Mo
   const server = createServer((req, res) => {
     // A page on another origin (the browser tests) may call it: allow any origin, any header,
     // and let the page read the retry hints.
-    res.setHeader('access-control-allow-origin', '*');
-    res.setHeader('access-control-expose-headers', 'retry-after, retry-after-ms');
+    if (cors || req.method === 'OPTIONS') {
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-expose-headers', 'retry-after, retry-after-ms');
+    }
     if (req.method === 'OPTIONS') {
       requests.push({ method: 'OPTIONS', url: req.url ?? '', headers: { ...req.headers }, body: '', stream: false });
       return void res.writeHead(204, {
@@ -409,7 +423,9 @@ export async function startMockProvider(options: { apiKey: string }): Promise<Mo
     requests,
     countFor: (problem) => counts.get(problem) ?? 0,
     inject: (rule) => void rules.push({ ...rule }),
+    setCors: (enabled) => void (cors = enabled),
     reset() {
+      cors = true;
       requests.length = 0;
       counts.clear();
       rules = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
-import { filterProblems, formatLoadError, parseDataset } from '../../src/core/records';
+import { acceptedLanguages, LANGUAGE_IDS } from '../../src/core/languages';
+import { DatasetStreamParser, filterProblems, formatLoadError, MAX_LISTED_ERRORS, parseDataset } from '../../src/core/records';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel } from '../../src/models/replay';
 import { canonicalModel } from '../../src/models/canonical';
 
@@ -36,6 +37,58 @@ describe('loading JSONL records', () => {
       'line 9: unknown language "cobol"',
     ]);
     expect(unknownLanguages).toEqual({ cobol: 2 });
+  });
+
+  it('accepts the common language spellings in any case (issue #17)', () => {
+    const spellings: Array<[string, string]> = [
+      ['Python3', 'python'], ['py3', 'python'], ['PYTHON', 'python'], ['Python 3', 'python'], ['C++', 'cpp'], ['cplusplus', 'cpp'],
+      ['golang', 'go'], ['Go', 'go'], ['Node', 'javascript'], ['node.js', 'javascript'], ['JS', 'javascript'], ['C#', 'csharp'],
+      ['cs', 'csharp'], ['TS', 'typescript'], ['Bash', 'shell'], ['sh', 'shell'], ['rs', 'rust'], ['ex', 'elixir'], ['rb', 'ruby'],
+      ['kt', 'kotlin'], ['jl', 'julia'], ['rkt', 'racket'], ['R', 'r'],
+    ];
+    const { problems, errors } = parseDataset(spellings.map(([language], i) => record({ question: `Q${i}`, language })).join('\n'));
+    expect(errors).toEqual([]);
+    expect(problems.map((p) => p.language)).toEqual(spellings.map(([, id]) => id));
+    // Not a language: still refused (and "constructor" does not reach Object.prototype).
+    expect(parseDataset(['cobol', 'constructor', 'c'].map((language) => record({ language })).join('\n')).problems).toEqual([]);
+  });
+
+  it('names every accepted id with its aliases', () => {
+    const text = acceptedLanguages();
+    for (const id of LANGUAGE_IDS) expect(text).toMatch(new RegExp(`(^|, )${id}( \\(|,|$)`));
+    expect(text).toContain('python (py, python3, py3, python 3)');
+    expect(text).toContain('go (golang)');
+  });
+
+  it('recognises a JSON array or a pretty-printed object and says JSONL is expected, once', () => {
+    const records = Array.from({ length: 26 }, (_, i) => JSON.parse(record({ question: `Q${i}` })) as object);
+    const oneLine = parseDataset(JSON.stringify(records));
+    const pretty = parseDataset(JSON.stringify(records, null, 2));
+    for (const parsed of [oneLine, pretty]) {
+      expect(parsed.problems).toEqual([]);
+      expect(parsed.errors).toEqual([{ line: 1, message: expect.stringContaining('the file is a JSON array, but JSONL is expected') }]);
+      expect(parsed.moreErrors).toBeUndefined();
+    }
+    const object = parseDataset(JSON.stringify(records[0], null, 2));
+    expect(object.errors).toEqual([{ line: 1, message: expect.stringContaining('one JSON object spread over several lines, but JSONL is expected') }]);
+    // A JSONL file whose first line is broken still reports line by line and loads the rest.
+    const mixed = parseDataset(['{"question": "cut', record()].join('\n'));
+    expect(mixed.problems).toHaveLength(1);
+    expect(mixed.errors.map(formatLoadError)).toEqual([expect.stringMatching(/^line 1: not valid JSON/)]);
+  });
+
+  it('counts warnings past the listed ones with the right plural', () => {
+    const bad = new Uint8Array([0xff]);
+    const line = new TextEncoder().encode(record().slice(0, -1) + ',"x":"');
+    const end = new TextEncoder().encode('"}\n');
+    const parser = new DatasetStreamParser();
+    for (let i = 0; i < MAX_LISTED_ERRORS + 1; i++) {
+      parser.push(line);
+      parser.push(bad);
+      parser.push(end);
+    }
+    const { warnings } = parser.finish();
+    expect(warnings?.at(-1)?.message).toBe('… and 1 more line with warnings');
   });
 
   it('gives each problem a stable id from language and question, whatever its line', () => {

@@ -1,8 +1,9 @@
 /**
- * The leaderboard of stored runs: one row per model (its newest run on the chosen dataset with
- * the same mode and settings), one column per language plus the overall figure, the best value of
- * each column marked, and each other figure compared with the best on the problems both runs
- * counted (exact McNemar test): a difference not significant at 5% is a tie in all but name.
+ * The leaderboard of stored runs: one row per model (its fullest run on the chosen dataset with
+ * the same mode and settings, the newest among equals), one column per language plus the overall
+ * figure, the best value of each column marked among the rows computed on the same problems, and
+ * each other such figure compared with the best on the problems both runs counted (exact McNemar
+ * test): a difference not significant at 5% is a tie in all but name.
  * Built from the store alone (RunRecord + stored results), so it needs no dataset loaded.
  */
 import type { LanguageId } from '../../core/languages';
@@ -38,6 +39,17 @@ export interface LeaderboardRow {
   settings: string;
   overall: Score;
   perLanguage: Partial<Record<LanguageId, Score>>;
+  /** Problems counted in the overall figure, and the languages with a figure. */
+  problems: number;
+  languages: LanguageId[];
+  /** Per column, the problems its figure is computed on (sorted ids, joined): set by markProblemSets. */
+  sets: Partial<Record<LeaderboardColumn, string>>;
+  /** Per column with a figure: computed on the column's reference problems (the fullest set), so comparable. */
+  comparable: Partial<Record<LeaderboardColumn, boolean>>;
+  /** How the overall figure's problems relate to the fullest row's: the same, fewer of them, or others. */
+  coverage: 'full' | 'subset' | 'different';
+  /** Problems of the fullest row's overall figure. */
+  referenceProblems: number;
 }
 
 /** A column: a language, or the overall figure. */
@@ -53,7 +65,7 @@ export interface Leaderboard {
    * first of a tie) against this one on their shared problems, with the exact McNemar p-value.
    */
   versusBest: Record<string, Record<string, PairedDifference>>;
-  /** Runs on this dataset left out because a newer run of the same model and mode is shown. */
+  /** Runs on this dataset left out because a fuller (or as full and newer) run of the same model and mode is shown. */
   older: number;
 }
 
@@ -88,17 +100,11 @@ function settingsText(run: RunRecord): string {
  */
 export function buildLeaderboard(runs: readonly StoredRunResults[], dataset: string, everyRun = false): Leaderboard {
   const onDataset = runs.filter((r) => boardKey(r.run) === dataset && r.results.length > 0).sort((a, b) => b.run.createdAt - a.run.createdAt);
-  const seen = new Set<string>();
-  const picked: StoredRunResults[] = [];
-  for (const r of onDataset) {
-    const key = JSON.stringify([r.run.modelId, r.run.mode, settingsText(r.run)]);
-    if (!everyRun && seen.has(key)) continue;
-    seen.add(key);
-    picked.push(r);
-  }
+  const picked = everyRun ? onDataset : pickFullest(onDataset, (run) => JSON.stringify([run.modelId, run.mode, settingsText(run)]));
   const rows: LeaderboardRow[] = picked.map(({ run, results }) => {
     const scores = runScores(results);
     return {
+      ...problemSets(results),
       runId: run.id,
       modelId: run.modelId,
       modelLabel: run.modelLabel,
@@ -110,11 +116,13 @@ export function buildLeaderboard(runs: readonly StoredRunResults[], dataset: str
     };
   });
   const languages = [...new Set(rows.flatMap((r) => Object.keys(r.perLanguage) as LanguageId[]))].sort();
+  markProblemSets(rows, ['overall', ...languages]);
   const best: Record<string, string[]> = {};
   const versusBest: Record<string, Record<string, PairedDifference>> = {};
   const firsts = new Map(picked.map(({ run, results }) => [run.id, firstAttempts(results)]));
   for (const column of ['overall', ...languages] as LeaderboardColumn[]) {
-    const values = rows.map((r) => ({ id: r.runId, v: cellOf(r, column)?.pass1 ?? NaN })).filter((x) => !Number.isNaN(x.v));
+    // Like with like: only figures on the column's reference problems compete.
+    const values = rows.filter((r) => r.comparable[column]).map((r) => ({ id: r.runId, v: cellOf(r, column)?.pass1 ?? NaN })).filter((x) => !Number.isNaN(x.v));
     if (!values.length) continue;
     const top = Math.max(...values.map((x) => x.v));
     // Ties are compared as shown (one decimal of a percentage).
@@ -145,4 +153,63 @@ export function sortRows(rows: readonly LeaderboardRow[], column: LeaderboardCol
     if (!Number.isNaN(va) && va !== vb) return ascending ? va - vb : vb - va;
     return byName(a, b);
   });
+}
+
+// ── like with like (issue #17): which problems each figure is computed on ─────────────────────
+
+/** The problem fields of a row: what each figure counts (first attempts that passed or failed). */
+function problemSets(results: readonly ProblemResult[]): Pick<LeaderboardRow, 'problems' | 'languages' | 'sets' | 'comparable' | 'coverage' | 'referenceProblems'> {
+  const counted = firstAttempts(results).filter((r) => r.verdict === 'passed' || r.verdict === 'failed');
+  const ids = new Map<LeaderboardColumn, string[]>([['overall', []]]);
+  for (const r of counted) {
+    ids.get('overall')!.push(r.id);
+    ids.set(r.language, [...(ids.get(r.language) ?? []), r.id]);
+  }
+  const sets = Object.fromEntries([...ids].map(([column, list]) => [column, list.sort().join('\n')]));
+  const languages = ([...ids.keys()].filter((c) => c !== 'overall') as LanguageId[]).sort();
+  return { problems: counted.length, languages, sets, comparable: {}, coverage: 'full', referenceProblems: counted.length };
+}
+
+/**
+ * The run of each key (model, mode, settings) with the most problems counted, the newest among
+ * equals: a later run on a subset never stands in for a fuller one.
+ */
+function pickFullest(runs: readonly StoredRunResults[], keyOf: (run: RunRecord) => string): StoredRunResults[] {
+  const size = (r: StoredRunResults) => firstAttempts(r.results).filter((x) => x.verdict === 'passed' || x.verdict === 'failed').length;
+  const chosen = new Map<string, { entry: StoredRunResults; size: number }>();
+  for (const entry of runs) {
+    const key = keyOf(entry.run);
+    const n = size(entry);
+    const held = chosen.get(key);
+    if (!held || n > held.size || (n === held.size && entry.run.createdAt > held.entry.run.createdAt)) chosen.set(key, { entry, size: n });
+  }
+  const kept = new Set([...chosen.values()].map((c) => c.entry));
+  return runs.filter((r) => kept.has(r));
+}
+
+/**
+ * Per column, the reference problems are the fullest row's (the set most rows share among equals);
+ * a figure on other problems is marked not comparable, and each row says how its overall problems
+ * relate to the reference: the same, a subset, or a different set.
+ */
+function markProblemSets(rows: LeaderboardRow[], columns: readonly LeaderboardColumn[]): void {
+  for (const column of columns) {
+    const tally = new Map<string, { size: number; rows: number }>();
+    for (const row of rows) {
+      const set = row.sets[column];
+      if (!set) continue;
+      const t = tally.get(set) ?? { size: set.split('\n').length, rows: 0 };
+      t.rows++;
+      tally.set(set, t);
+    }
+    const reference = [...tally].sort(([, a], [, b]) => b.size - a.size || b.rows - a.rows)[0]?.[0];
+    for (const row of rows) if (row.sets[column]) row.comparable[column] = row.sets[column] === reference;
+    if (column !== 'overall' || reference === undefined) continue;
+    const all = new Set(reference.split('\n'));
+    for (const row of rows) {
+      row.referenceProblems = all.size;
+      const own = row.sets.overall;
+      row.coverage = own === reference ? 'full' : own !== undefined && own.split('\n').every((id) => all.has(id)) ? 'subset' : 'different';
+    }
+  }
 }

@@ -2,17 +2,38 @@
 import { AnswerUnavailableError } from '../types';
 import type { RetryHint } from './retry';
 
+/**
+ * How a request failed, for telling a provider that fails the same way every time (issue #17):
+ * `network` no HTTP answer could be read (refused, dropped, or blocked by CORS in a browser);
+ * `timeout` no complete reply in time; `status` a non-2xx answer; `reply` a 2xx answer that is
+ * not a usable reply (empty, HTML, malformed, cut).
+ */
+export type FailureKind = 'network' | 'timeout' | 'status' | 'reply';
+
 /** A request failed: `retryable` tells the retry loop whether to try again. */
 export class ProviderError extends AnswerUnavailableError implements RetryHint {
+  readonly kind: FailureKind;
   constructor(
     message: string,
     readonly status: number | undefined,
     readonly retryable: boolean,
     readonly retryAfterMs?: number,
+    kind?: FailureKind,
   ) {
     super(message);
     this.name = 'ProviderError';
+    this.kind = kind ?? (status === undefined ? 'network' : status >= 300 ? 'status' : 'reply');
   }
+}
+
+/**
+ * The class of a failed request, for counting the same failure repeated: "network", "HTTP 404",
+ * "reply"; null for failures that say nothing about the settings (rate limits, slow answers, aborts).
+ */
+export function failureClass(error: unknown): string | null {
+  if (!(error instanceof ProviderError)) return null;
+  if (error.kind === 'timeout' || error.status === 429) return null;
+  return error.kind === 'status' ? `HTTP ${error.status}` : error.kind;
 }
 
 /** Removes the key from any text that may reach a log, a result or an out file (servers echo keys). */

@@ -3,7 +3,7 @@
  * into a clear error that names the provider and the HTTP status (with the key redacted).
  */
 import { AuthenticationError } from '../types';
-import { errorMessageOf, excerpt, ProviderError, redact } from './errors';
+import { errorMessageOf, excerpt, ProviderError, redact, type FailureKind } from './errors';
 import { isRetryableStatus, parseRetryAfter } from './retry';
 import { ReplyShapeError } from './types';
 
@@ -22,8 +22,8 @@ export interface Progress {
   status?: number;
 }
 
-function fail(call: Call, message: string, status: number | undefined, retryable: boolean, retryAfterMs?: number): ProviderError {
-  return new ProviderError(redact(`${call.provider}: ${message}`, call.apiKey), status, retryable, retryAfterMs);
+function fail(call: Call, message: string, status: number | undefined, retryable: boolean, retryAfterMs?: number, kind?: FailureKind): ProviderError {
+  return new ProviderError(redact(`${call.provider}: ${message}`, call.apiKey), status, retryable, retryAfterMs, kind);
 }
 
 /** `<title>` of an HTML error page (proxies and gateways send those), or a note that it was HTML. */
@@ -94,11 +94,11 @@ export async function attempt<T>(call: Call, run: (signal: AbortSignal, progress
     if (call.signal?.aborted) throw call.signal.reason ?? e;
     if (e instanceof ProviderError || e instanceof AuthenticationError) throw e;
     const status = progress.status;
-    if (deadline.aborted) throw fail(call, `no complete reply within ${call.timeoutMs / 1000} s${status ? ` (HTTP ${status})` : ''}`, status, true);
+    if (deadline.aborted) throw fail(call, `no complete reply within ${call.timeoutMs / 1000} s${status ? ` (HTTP ${status})` : ''}`, status, true, undefined, 'timeout');
     if (e instanceof ReplyShapeError) throw fail(call, `${e.message} (HTTP ${status ?? '?'})`, status, e.retryable);
     if (e instanceof TypeError || (e as Error)?.name === 'TypeError') {
       const when = status ? `connection dropped while reading the reply (HTTP ${status})` : 'network error';
-      throw fail(call, `${when}: ${networkMessage(e as Error)}`, status, true);
+      throw fail(call, `${when}: ${networkMessage(e as Error)}`, status, true, undefined, status ? 'reply' : 'network');
     }
     throw e;
   }

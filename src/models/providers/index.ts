@@ -20,7 +20,7 @@ import type { ModelInfo, ProviderKind, ProviderSettings, Reply, WireFormat } fro
 
 export type { ModelInfo, ProviderKind, ProviderSettings } from './types';
 export { DEFAULT_BASE_URLS, PRESETS, findPreset, presetPrices, type Prices, type ProviderPreset } from './presets';
-export { ProviderError } from './errors';
+export { failureClass, ProviderError } from './errors';
 
 export const FORMATS: Record<ProviderKind, WireFormat> = { openai: openaiFormat, anthropic: anthropicFormat, gemini: geminiFormat };
 
