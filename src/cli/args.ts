@@ -223,10 +223,10 @@ export function parseCliArgs(argv: string[]): CliOptions {
   };
 }
 
-type Values = Record<string, string | boolean | string[] | undefined>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
 /** `<provider>:<model>`: the provider is a preset id; the model may itself hold colons (Ollama tags). */
-function parseProvider(values: Values): ProviderChoice | undefined {
+export function parseProvider(values: Values): ProviderChoice | undefined {
   const spec = values.model as string;
   const colon = spec.indexOf(':');
   if (colon <= 0) return undefined;
