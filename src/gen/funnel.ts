@@ -5,6 +5,7 @@
  */
 import type { BenchRecord } from '../core/records';
 import { criticFilter, difficultyFilter, nearDuplicate } from './filters';
+import { mutants } from './harness';
 import { hashText, PROMPT_VERSION } from './prompts';
 import { Drop, outputsStage, solutionStage, STAGES, statementStage, testsStage, type GenContext, type Stage } from './stages';
 import type { SeedOutcome } from './journal';
@@ -47,7 +48,8 @@ async function generateOne(ctx: GenContext, seed: Seed): Promise<BenchRecord> {
     difficulty_model: ctx.difficulty?.id ?? null,
     // Without a difficulty model the label is a placeholder, and says so.
     difficulty_passes: rated ? `${rated.passes}/${ctx.samples}` : 'unrated',
-    mutants_caught: `${tested.mutants.caught}/${tested.mutants.tried}`,
+    // Mutants run until the tests caught one: "caught at 2 of 4".
+    mutation_check: `caught at ${tested.mutants.tried} of ${mutants(solved.solution).length}`,
     prompt_version: PROMPT_VERSION,
   };
 }

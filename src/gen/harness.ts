@@ -27,12 +27,13 @@ export function observedOutputs(stdout: string): string[] {
   return stdout.split('\n').filter((l) => l.startsWith(OUTPUT_MARK)).map((l) => l.slice(OUTPUT_MARK.length).replace(/\r$/, ''));
 }
 
+// Negated comparisons: `<` to `<=` is often equivalent at the boundary (clamp), `<` to `>=` is not.
 const FLIPS: Array<[RegExp, string]> = [
-  [/ <= /, ' < '], [/ >= /, ' > '], [/ < /, ' <= '], [/ > /, ' >= '], [/ == /, ' != '], [/ != /, ' == '], [/ === /, ' !== '], [/ !== /, ' === '],
+  [/ <= /, ' > '], [/ >= /, ' < '], [/ < /, ' >= '], [/ > /, ' <= '], [/ === /, ' !== '], [/ !== /, ' === '], [/ == /, ' != '], [/ != /, ' == '],
 ];
 
 /**
- * Up to `limit` distinct one-edit mutants: a flipped comparison (first occurrence of each
+ * Up to `limit` distinct one-edit mutants: a negated comparison (first occurrence of each
  * operator) or a changed integer constant (first few, +1). Tests that pass every mutant are too weak.
  */
 export function mutants(solution: string, limit = 4): string[] {

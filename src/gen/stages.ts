@@ -135,7 +135,7 @@ const caseLines = (cases: readonly Case[]) => cases.map((c) => `${c.input} => ${
 export interface Tested {
   demo: string;
   full: string;
-  /** Mutants tried and how many the tests caught. */
+  /** Mutants tried until one was caught (caught is 1), or all of them (caught 0 drops the seed). */
   mutants: { tried: number; caught: number };
 }
 
@@ -163,12 +163,18 @@ export async function testsStage(ctx: GenContext, solution: string, cases: { pub
   }
   const candidates = mutants(solution);
   if (!candidates.length) throw new Drop('tests', 'no mutant could be made of the solution (no comparison or integer constant)');
+  // One caught mutant is enough: stop there (each mutant costs a run).
+  let tried = 0;
   let caught = 0;
   for (const mutant of candidates) {
-    if ((await testOutcome(ctx, mutant, parts!.FULL_TEST!)).outcome !== 'PASSED') caught++;
+    tried++;
+    if ((await testOutcome(ctx, mutant, parts!.FULL_TEST!)).outcome !== 'PASSED') {
+      caught = 1;
+      break;
+    }
   }
   if (!caught) throw new Drop('tests', `the tests are too weak: they pass all ${candidates.length} mutants of the solution`);
-  return { demo: parts!.DEMO_TEST!, full: parts!.FULL_TEST!, mutants: { tried: candidates.length, caught } };
+  return { demo: parts!.DEMO_TEST!, full: parts!.FULL_TEST!, mutants: { tried, caught } };
 }
 
 export async function statementStage(ctx: GenContext, solution: string, demo: string): Promise<string> {
