@@ -77,6 +77,12 @@ export function runProgram(ctx: GenContext, program: string): Promise<Journalled
   });
 }
 
+const clip = (text: string, n = 80) => (text.length > n ? text.slice(0, n) + '…' : text);
+/** The line naming the error (`ZeroDivisionError: division by zero`), else the last line. */
+function errorLine(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return clip([...lines].reverse().find((l) => /^\w*(Error|Exception)\b/.test(l)) ?? lines.at(-1) ?? '', 200);
+}
 const tail = (text: string, n = 400) => (text.length > n ? '…' + text.slice(-n) : text).trim();
 
 export interface Solved {
@@ -112,13 +118,13 @@ export async function outputsStage(ctx: GenContext, solved: Solved): Promise<{ p
     const r = await runProgram(ctx, program);
     if (r.declined) throw new Drop('outputs', `not runnable here: ${r.declined}`);
     if (r.timedOut) throw new Drop('outputs', 'the solution timed out');
-    if (r.exitCode !== 0) throw new Drop('outputs', `the solution crashed (exit ${r.exitCode}): ${tail(r.stderr || r.stdout)}`);
+    if (r.exitCode !== 0) throw new Drop('outputs', `the solution crashed (exit ${r.exitCode}): ${errorLine(r.stderr || r.stdout)}`);
     const outputs = observedOutputs(r.stdout);
     if (outputs.length !== inputs.length) throw new Drop('outputs', `the solution printed ${outputs.length} outputs for ${inputs.length} inputs`);
     runs.push(outputs);
   }
   const differs = runs[0]!.findIndex((o, i) => o !== runs[1]![i]);
-  if (differs !== -1) throw new Drop('outputs', `non-deterministic: input ${inputs[differs]} gave ${runs[0]![differs]} then ${runs[1]![differs]}`);
+  if (differs !== -1) throw new Drop('outputs', `non-deterministic: input ${clip(inputs[differs]!)} gave ${clip(runs[0]![differs]!)} then ${clip(runs[1]![differs]!)}`);
   const cases = inputs.map((input, i) => ({ input, output: runs[0]![i]! }));
   return { publicCases: cases.slice(0, solved.publicInputs.length), privateCases: cases.slice(solved.publicInputs.length) };
 }
