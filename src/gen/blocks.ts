@@ -56,7 +56,7 @@ export function extractParts(raw: string, names: readonly string[]): { parts: Re
       const stop = heads[i + 1]?.start ?? text.length;
       const fence = fences.find((f) => f.start >= h.end && f.start < stop);
       // No fence under the heading: the text itself, minus stray fence lines.
-      const body = fence ? fence.body : text.slice(h.end, stop).replace(/^```.*$/gm, '');
+      const body = fence ? fence.body : text.slice(h.end, stop).replace(/^```.*$/gm, '').replace(/^\s*\n/, '');
       if (body.trim()) parts[h.name] = body.replace(/\s+$/, '') + '\n';
     });
   } else if (fences.length === names.length) {
