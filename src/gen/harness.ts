@@ -7,7 +7,7 @@ import type { LanguageId } from '../core/languages';
 export const OUTPUT_MARK = '@@gen-output ';
 
 /** Languages the generator can drive (inputs harness + test style). */
-export const GEN_LANGUAGES: readonly LanguageId[] = ['python', 'javascript'];
+export const GEN_LANGUAGES: readonly LanguageId[] = ['python', 'javascript', 'ruby'];
 
 /** Solution + one printed line per input, each marked so the solution's own prints are ignored. */
 export function outputsProgram(language: LanguageId, solution: string, inputs: readonly string[]): string {
@@ -18,6 +18,10 @@ export function outputsProgram(language: LanguageId, solution: string, inputs: r
   if (language === 'javascript') {
     const calls = inputs.map((i) => `  () => (${i}),`).join('\n');
     return `${solution}\n\nfor (const __genF of [\n${calls}\n]) {\n  const __genV = __genF();\n  console.log(${JSON.stringify(OUTPUT_MARK)} + (__genV === undefined ? 'undefined' : JSON.stringify(__genV)));\n}\n`;
+  }
+  if (language === 'ruby') {
+    const calls = inputs.map((i) => `  -> { (${i}) },`).join('\n');
+    return `${solution}\n\n[\n${calls}\n].each { |gen_f| puts(${JSON.stringify(OUTPUT_MARK)} + gen_f.call.inspect) }\n`;
   }
   throw new Error(`the generator does not support ${language} yet`);
 }

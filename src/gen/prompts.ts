@@ -18,11 +18,13 @@ export const CATEGORIES = ['strings', 'math', 'arrays', 'data-structures', 'algo
 const INPUT_STYLE: Partial<Record<LanguageId, string>> = {
   python: 'a Python expression calling the solution, e.g. `my_func(3, [1, 2])`',
   javascript: 'a JavaScript expression calling the solution, e.g. `myFunc(3, [1, 2])`',
+  ruby: 'a Ruby expression calling the solution, e.g. `my_func(3, [1, 2])`',
 };
 
 const TEST_STYLE: Partial<Record<LanguageId, string>> = {
   python: 'Python: `def test():` with plain `assert` statements, then `if __name__ == "__main__":\\n    test()`. Name both parts `demo_test` / `full_test` in the text, but each is its own program.',
   javascript: "JavaScript: `const assert = require('assert');` then `function demoTesting()` (public tests) or `function fullTesting()` (private tests) using `assert.deepStrictEqual` / `assert.strictEqual`. Do not call the function yourself.",
+  ruby: 'Ruby: `def test` with `raise "Test failed" unless <condition>` lines, then a top-level `test` call.',
 };
 
 export function inputStyle(language: LanguageId): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * A real local HTTP server (127.0.0.1 only) speaking the OpenAI chat-completions wire format, that
- * plays the generator's models with scripted answers per stage (tests/fixtures/gen/inputs.json):
+ * plays the generator's models (Python, JavaScript, Ruby) with scripted answers per stage (tests/fixtures/gen/inputs.json):
  * the solution is the seed itself with the fixture's inputs; tests are written mechanically from the
  * observed outputs the prompt carries (so their expected values come from real execution); the
  * statement and the critic are templates. Scenario flags in the fixture make one stage go wrong:
@@ -15,6 +15,8 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 interface Fixture {
+  /** Absent: python for `def …(`, javascript for `function …(`. */
+  lang?: 'ruby';
   doc: string;
   public: string[];
   private: string[];
@@ -43,7 +45,6 @@ function seedOf(text: string): [string, Fixture] {
   return found;
 }
 
-const isPython = (sig: string) => sig.startsWith('def ');
 const nameOf = (sig: string) => sig.replace(/^(def|function) /, '').replace(/\($/, '');
 
 /** Parses `input => output` lines between two markers of the tests prompt. */
@@ -55,8 +56,14 @@ function cases(prompt: string, from: string, to: string): Array<[string, string]
   });
 }
 
-function testProgram(sig: string, rows: Array<[string, string]>, demo: boolean, wrong: boolean, weak: boolean): string {
-  const py = isPython(sig);
+const languageOf = (sig: string, fx: Fixture) => fx.lang ?? (sig.startsWith('def ') ? 'python' : 'javascript');
+
+function testProgram(sig: string, lang: string, rows: Array<[string, string]>, demo: boolean, wrong: boolean, weak: boolean): string {
+  const py = lang === 'python';
+  if (lang === 'ruby') {
+    const checks = rows.map(([input, output], i) => `  raise "Test ${i + 1} failed" unless (${input}) == ${wrong && i === 0 ? `[${output}, 1]` : output}`);
+    return `def test\n${checks.join('\n')}\nend\n\ntest\n`;
+  }
   const checks = rows.map(([input, output], i) => {
     const expected = wrong && i === 0 ? (py ? `${output} + [1]` : `[${output}, 1]`) : output;
     if (weak) return py ? `    assert ${input} is not None` : `  assert.ok(${input} !== undefined);`;
@@ -76,13 +83,13 @@ export async function startGenMock(): Promise<GenMock> {
     const system = messages.find((m) => m.role === 'system')?.content ?? '';
     const prompt = messages.find((m) => m.role === 'user')!.content;
     const [sig, fx] = seedOf(prompt);
-    const py = isPython(sig);
-    const lang = py ? 'python' : 'javascript';
+    const lang = languageOf(sig, fx);
+    const py = lang === 'python';
     if (!system.startsWith('You help build')) {
       const n = difficultyAnswers.get(sig) ?? 0;
       difficultyAnswers.set(sig, n + 1);
       const seedCode = seedCodes.get(sig)!;
-      const wrong = py ? `def ${nameOf(sig)}(*args):\n    return None\n` : `function ${nameOf(sig)}(...args) {\n  return null;\n}\n`;
+      const wrong = lang === 'ruby' ? `def ${nameOf(sig)}(*args)\n  nil\nend\n` : py ? `def ${nameOf(sig)}(*args):\n    return None\n` : `function ${nameOf(sig)}(...args) {\n  return null;\n}\n`;
       return { stage: 'difficulty', text: `Here is my solution.\n\n\`\`\`${lang}\n${n < (fx.solved ?? 0) ? seedCode : wrong}\`\`\`` };
     }
     if (prompt.startsWith('Stage: solution')) {
@@ -101,13 +108,13 @@ export async function startGenMock(): Promise<GenMock> {
       const wrong = n < (fx.wrongTests ?? 0);
       const pub = cases(prompt, 'Public cases (input => observed output):\n', 'Private cases');
       const priv = cases(prompt, 'Private cases (input => observed output):\n', 'Write two test programs');
-      const demo = testProgram(sig, pub, true, wrong, Boolean(fx.weakTests));
-      const full = testProgram(sig, [...pub, ...priv], false, wrong, Boolean(fx.weakTests));
+      const demo = testProgram(sig, lang, pub, true, wrong, Boolean(fx.weakTests));
+      const full = testProgram(sig, lang, [...pub, ...priv], false, wrong, Boolean(fx.weakTests));
       return { stage: 'tests', text: `### DEMO_TEST\n\`\`\`${lang}\n${demo}\`\`\`\n\n### FULL_TEST\n\`\`\`${lang}\n${full}\`\`\`\n` };
     }
     if (prompt.startsWith('Stage: problem statement')) {
       const demo = prompt.slice(prompt.indexOf('Public tests:\n```\n') + 18, prompt.lastIndexOf('```'));
-      return { stage: 'statement', text: `### QUESTION\n\nWrite a ${py ? 'Python' : 'JavaScript'} function.\n\n${fx.doc}\n\nSignature: \`${seedCodes.get(sig)!.split('\n').find((l) => l.includes(sig))!.trim()}\`\n\nExamples:\n\n\`\`\`${lang}\n${demo}\`\`\`\n` };
+      return { stage: 'statement', text: `### QUESTION\n\nWrite a ${{ python: 'Python', javascript: 'JavaScript', ruby: 'Ruby' }[lang]} function.\n\n${fx.doc}\n\nSignature: \`${seedCodes.get(sig)!.split('\n').find((l) => l.includes(sig))!.trim()}\`\n\nExamples:\n\n\`\`\`${lang}\n${demo}\`\`\`\n` };
     }
     if (prompt.startsWith('Stage: review')) return { stage: 'critic', text: 'SCORE: 8\nCATEGORY: algorithms\nThe statement names the function and the tests match it.' };
     throw new Error('unknown stage');
