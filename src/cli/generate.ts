@@ -3,7 +3,8 @@
  * the provider clients and the CLI's routed executor. Writes the AutoCodeBench JSONL (--out), its
  * journal (<out>.journal.jsonl, for --resume) and manifest (<out>.manifest.json, never a key).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { normalizeLanguage, type LanguageId } from '../core/languages';
 import { funnelCounts, runFunnel, summaryLine, type Seed } from '../gen/funnel';
@@ -115,6 +116,10 @@ async function main(options: GenOptions): Promise<void> {
   // The difficulty model is asked exactly as `npm run eval` asks: the evaluation system prompt.
   const difficulty = options.difficulty ? await model(options, options.difficulty, undefined) : undefined;
   const journalPath = `${options.out}.journal.jsonl`;
+  // Never throw paid-for answers away by forgetting --resume.
+  if (!options.resume && existsSync(journalPath) && statSync(journalPath).size > 0) {
+    throw new UsageError(`${journalPath} holds an earlier run: continue it with --resume, or delete it to start again`);
+  }
   const journal = GenJournal.open(journalPath, options.resume);
   const executor = await createCliExecutor({ concurrency: options.concurrency, runners: [], log: (l) => console.error(l) });
   const ctx: GenContext = {
@@ -134,7 +139,8 @@ async function main(options: GenOptions): Promise<void> {
       tool: 'benchtop generate',
       language: options.language,
       models: { generator: settings(generator), critic: settings(critic), difficulty: settings(difficulty) },
-      settings: { samples: options.samples, criticThreshold: options.criticThreshold, dropAlwaysSolved: options.dropAlwaysSolved, concurrency: options.concurrency, seeds: options.seeds, resumed: options.resume },
+      settings: { samples: options.samples, criticThreshold: options.criticThreshold, dropAlwaysSolved: options.dropAlwaysSolved, concurrency: options.concurrency, resumed: options.resume },
+      seeds: { file: options.seeds, sha256: createHash('sha256').update(readFileSync(options.seeds)).digest('hex'), count: seeds.length },
       prompts: { version: PROMPT_VERSION, sha256: promptHashes() },
       funnel: counts,
       dropped: results.filter((r) => !r.outcome.kept).map((r) => r.outcome),

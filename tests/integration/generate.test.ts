@@ -4,6 +4,7 @@
  * issue's stage rules; "evaluates at 100%" from `npm run eval --model canonical` on the output.
  */
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,13 +66,19 @@ describe('npm run generate', () => {
       expect(sentBack).toHaveLength(1);
       expect(sentBack[0]).toMatch(/clamp|bound/);
 
-      const manifest = JSON.parse(readFileSync(`${out}.manifest.json`, 'utf8')) as { funnel: { seeds: number; kept: number; passed: Record<string, number> }; prompts: { version: string; sha256: Record<string, string> } };
+      const manifest = JSON.parse(readFileSync(`${out}.manifest.json`, 'utf8')) as { seeds: unknown; funnel: { seeds: number; kept: number; passed: Record<string, number> }; prompts: { version: string; sha256: Record<string, string> } };
       const outcomes = [...journalOutcomes(readFileSync(`${out}.journal.jsonl`, 'utf8')).values()];
       expect(manifest.funnel.seeds).toBe(outcomes.length);
       expect(manifest.funnel.kept).toBe(outcomes.filter((o) => o.kept).length);
       expect(manifest.funnel.passed.filters).toBe(10);
+      expect(manifest.seeds).toEqual({ file: seeds, sha256: createHash('sha256').update(readFileSync(seeds)).digest('hex'), count: 10 });
       expect(Object.keys(manifest.prompts.sha256)).toEqual(expect.arrayContaining(['system', 'solution', 'tests', 'statement', 'critic']));
       for (const file of [out, `${out}.manifest.json`, `${out}.journal.jsonl`]) expect(readFileSync(file, 'utf8')).not.toContain(KEY);
+
+      // A second run without --resume would throw the journal away: refused.
+      const again = await node('dist-node/generate.mjs', genArgs(mock, seeds, language, out));
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain('holds an earlier run: continue it with --resume');
 
       const evaluated = await node('dist-node/cli.mjs', ['--data', out, '--model', 'canonical']);
       expect(evaluated.code, evaluated.stderr).toBe(0);
