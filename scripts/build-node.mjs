@@ -1,4 +1,4 @@
-// Builds what Node runs: the CLI (dist-node/cli.mjs), the conformance report
+// Builds what Node runs: the CLI (dist-node/cli.mjs), the generator (dist-node/generate.mjs), the conformance report
 // (dist-node/conformance.mjs), the runtime worker (dist-node/worker.mjs, in its own process: worker-process.mjs) and the remote runner
 // (dist-node/runner.mjs), from the same sources as the page. npm packages stay external (loaded from node_modules).
 import { build } from 'esbuild';
@@ -20,7 +20,7 @@ const raw = {
 };
 
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', conformance: 'src/cli/conformance.ts', bench: 'src/cli/bench.ts', worker: 'runtimes/host/node-worker.ts', 'worker-process': 'runtimes/host/node-process.ts', runner: 'runner/main.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', generate: 'src/cli/generate.ts', conformance: 'src/cli/conformance.ts', bench: 'src/cli/bench.ts', worker: 'runtimes/host/node-worker.ts', 'worker-process': 'runtimes/host/node-process.ts', runner: 'runner/main.ts' },
   outdir: 'dist-node',
   outExtension: { '.js': '.mjs' },
   bundle: true,

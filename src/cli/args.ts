@@ -246,10 +246,10 @@ function parseSample(values: Values): CliOptions['sample'] {
   return { perStratum: positiveInteger('sample-per-language', k)!, seed, byDifficulty: values['per-difficulty'] === true };
 }
 
-type Values = Record<string, string | boolean | string[] | undefined>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
 /** `<provider>:<model>`: the provider is a preset id; the model may itself hold colons (Ollama tags). */
-function parseProvider(values: Values): ProviderChoice | undefined {
+export function parseProvider(values: Values): ProviderChoice | undefined {
   const spec = values.model as string;
   const colon = spec.indexOf(':');
   if (colon <= 0) return undefined;

@@ -30,10 +30,11 @@ function apiKeyFor(choice: ProviderChoice, baseUrl: string, env: NodeJS.ProcessE
   return key || undefined;
 }
 
-async function providerModel(spec: string, choice: ProviderChoice, hooks: ProviderHooks, env: NodeJS.ProcessEnv, completion: boolean): Promise<CliModel> {
+/** A provider model; `systemPrompt` replaces the evaluation prompt (the generator's own requests). */
+export async function providerModel(spec: string, choice: ProviderChoice, hooks: ProviderHooks, env: NodeJS.ProcessEnv, completion: boolean, systemPromptOverride?: string): Promise<CliModel> {
   const preset = findPreset(choice.preset)!;
   const baseUrl = choice.baseUrl ?? preset.baseUrl;
-  let systemPrompt: string | undefined;
+  let systemPrompt = systemPromptOverride;
   if (choice.systemPromptFile) {
     try {
       systemPrompt = (await readFile(choice.systemPromptFile, 'utf8')).replace(/\r?\n$/, '');

@@ -1,0 +1,157 @@
+/**
+ * A real local HTTP server (127.0.0.1 only) speaking the OpenAI chat-completions wire format, that
+ * plays the generator's models (Python, JavaScript, Ruby) with scripted answers per stage (tests/fixtures/gen/inputs.json):
+ * the solution is the seed itself with the fixture's inputs; tests are written mechanically from the
+ * observed outputs the prompt carries (so their expected values come from real execution); the
+ * statement and the critic are templates. Scenario flags in the fixture make one stage go wrong:
+ *   malformed   the solution stage answers prose without blocks (every time)
+ *   wrongTests  the first N test answers expect a wrong value (1: fixed after the send-back)
+ *   weakTests   tests that only check the type of each result (no mutant is caught)
+ *   solved      the difficulty model answers correctly this many times, then wrongly
+ * The difficulty model is told apart by its system prompt (the evaluation one). Every request is
+ * recorded; `asked` counts identical request bodies.
+ */
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+
+interface Fixture {
+  /** Absent: python for `def …(`, javascript for `function …(`. */
+  lang?: 'ruby';
+  doc: string;
+  public: string[];
+  private: string[];
+  malformed?: boolean;
+  wrongTests?: number;
+  weakTests?: boolean;
+  solved?: number;
+}
+
+export interface GenMock {
+  baseUrl: string;
+  /** Request bodies (JSON text), in arrival order. */
+  bodies: string[];
+  /** The stage each request was for ('solution', 'tests', 'statement', 'critic', 'difficulty'). */
+  stages: string[];
+  close(): Promise<void>;
+}
+
+const FIXTURES = JSON.parse(readFileSync('tests/fixtures/gen/inputs.json', 'utf8')) as Record<string, Fixture>;
+
+interface Message { role: string; content: string }
+
+function seedOf(text: string): [string, Fixture] {
+  const found = Object.entries(FIXTURES).find(([sig]) => text.includes(sig));
+  if (!found) throw new Error('no known seed in the prompt');
+  return found;
+}
+
+const nameOf = (sig: string) => sig.replace(/^(def|function) /, '').replace(/\($/, '');
+
+/** Parses `input => output` lines between two markers of the tests prompt. */
+function cases(prompt: string, from: string, to: string): Array<[string, string]> {
+  const part = prompt.slice(prompt.indexOf(from) + from.length, prompt.indexOf(to));
+  return part.split('\n').filter((l) => l.includes(' => ')).map((l) => {
+    const at = l.indexOf(' => ');
+    return [l.slice(0, at), l.slice(at + 4)];
+  });
+}
+
+const languageOf = (sig: string, fx: Fixture) => fx.lang ?? (sig.startsWith('def ') ? 'python' : 'javascript');
+
+function testProgram(sig: string, lang: string, rows: Array<[string, string]>, demo: boolean, wrong: boolean, weak: boolean): string {
+  const py = lang === 'python';
+  if (lang === 'ruby') {
+    const checks = rows.map(([input, output], i) => `  raise "Test ${i + 1} failed" unless (${input}) == ${wrong && i === 0 ? `[${output}, 1]` : output}`);
+    return `def test\n${checks.join('\n')}\nend\n\ntest\n`;
+  }
+  const checks = rows.map(([input, output], i) => {
+    const expected = wrong && i === 0 ? (py ? `${output} + [1]` : `[${output}, 1]`) : output;
+    if (weak) return py ? `    assert ${input} is not None` : `  assert.ok(${input} !== undefined);`;
+    return py ? `    assert ${input} == ${expected}` : `  assert.deepStrictEqual(${input}, ${expected});`;
+  });
+  if (py) return `def test():\n${checks.join('\n')}\n\nif __name__ == "__main__":\n    test()\n`;
+  return `const assert = require('assert');\n\nfunction ${demo ? 'demoTesting' : 'fullTesting'}() {\n${checks.join('\n')}\n}\n`;
+}
+
+export async function startGenMock(): Promise<GenMock> {
+  const bodies: string[] = [];
+  const stages: string[] = [];
+  const testAnswers = new Map<string, number>();
+  const difficultyAnswers = new Map<string, number>();
+
+  function reply(messages: Message[]): { stage: string; text: string } {
+    const system = messages.find((m) => m.role === 'system')?.content ?? '';
+    const prompt = messages.find((m) => m.role === 'user')!.content;
+    const [sig, fx] = seedOf(prompt);
+    const lang = languageOf(sig, fx);
+    const py = lang === 'python';
+    if (!system.startsWith('You help build')) {
+      const n = difficultyAnswers.get(sig) ?? 0;
+      difficultyAnswers.set(sig, n + 1);
+      const seedCode = seedCodes.get(sig)!;
+      const wrong = lang === 'ruby' ? `def ${nameOf(sig)}(*args)\n  nil\nend\n` : py ? `def ${nameOf(sig)}(*args):\n    return None\n` : `function ${nameOf(sig)}(...args) {\n  return null;\n}\n`;
+      return { stage: 'difficulty', text: `Here is my solution.\n\n\`\`\`${lang}\n${n < (fx.solved ?? 0) ? seedCode : wrong}\`\`\`` };
+    }
+    if (prompt.startsWith('Stage: solution')) {
+      const seed = prompt.slice(prompt.indexOf('Seed code:\n```\n') + 15, prompt.lastIndexOf('```'));
+      seedCodes.set(sig, seed);
+      if (fx.malformed) return { stage: 'solution', text: 'Sure! The solution multiplies the input by three, and good inputs are small integers.' };
+      // Varied but valid layouts: tagged fences, bare fences with CRLF, bold headings.
+      const variant = seed.length % 3;
+      const block = (body: string) => (variant === 1 ? `\`\`\`\r\n${body}\`\`\`` : `\`\`\`${lang}\n${body}\`\`\``);
+      const head = (name: string) => (variant === 2 ? `**${name}**` : `### ${name}`);
+      return { stage: 'solution', text: `Here you go.\n\n${head('SOLUTION')}\n${block(seed)}\n\n${head('PUBLIC_INPUTS')}\n${block(fx.public.join('\n') + '\n')}\n\n${head('PRIVATE_INPUTS')}\n${block(fx.private.join('\n') + '\n')}\n` };
+    }
+    if (prompt.startsWith('Stage: tests')) {
+      const n = testAnswers.get(sig) ?? 0;
+      testAnswers.set(sig, n + 1);
+      const wrong = n < (fx.wrongTests ?? 0);
+      const pub = cases(prompt, 'Public cases (input => observed output):\n', 'Private cases');
+      const priv = cases(prompt, 'Private cases (input => observed output):\n', 'Write two test programs');
+      const demo = testProgram(sig, lang, pub, true, wrong, Boolean(fx.weakTests));
+      const full = testProgram(sig, lang, [...pub, ...priv], false, wrong, Boolean(fx.weakTests));
+      return { stage: 'tests', text: `### DEMO_TEST\n\`\`\`${lang}\n${demo}\`\`\`\n\n### FULL_TEST\n\`\`\`${lang}\n${full}\`\`\`\n` };
+    }
+    if (prompt.startsWith('Stage: problem statement')) {
+      const demo = prompt.slice(prompt.indexOf('Public tests:\n```\n') + 18, prompt.lastIndexOf('```'));
+      return { stage: 'statement', text: `### QUESTION\n\nWrite a ${{ python: 'Python', javascript: 'JavaScript', ruby: 'Ruby' }[lang]} function.\n\n${fx.doc}\n\nSignature: \`${seedCodes.get(sig)!.split('\n').find((l) => l.includes(sig))!.trim()}\`\n\nExamples:\n\n\`\`\`${lang}\n${demo}\`\`\`\n` };
+    }
+    if (prompt.startsWith('Stage: review')) return { stage: 'critic', text: 'SCORE: 8\nCATEGORY: algorithms\nThe statement names the function and the tests match it.' };
+    throw new Error('unknown stage');
+  }
+  const seedCodes = new Map<string, string>();
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (req.url !== '/v1/chat/completions' || req.method !== 'POST') return void res.writeHead(404).end();
+      bodies.push(body);
+      try {
+        const { stage, text } = reply((JSON.parse(body) as { messages: Message[] }).messages);
+        stages.push(stage);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+          id: 'gen-mock', object: 'chat.completion', created: 0, model: 'mock',
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+        }));
+      } catch (e) {
+        stages.push('error');
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: (e as Error).message } }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    bodies,
+    stages,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
