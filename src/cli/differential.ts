@@ -36,10 +36,10 @@ export async function differentialMain(root: URL, wanted: (l: LanguageId) => boo
     await executor.dispose();
   }
   console.log('Differential corpus (Rosetta Code programs; expected = the native toolchain\'s stored result):');
-  console.log('language    programs  exit status agrees  stdout exact    stdout trimmed  runtime');
+  console.log('language    programs  exit status agrees  stdout exact    stdout trimmed  stderr empty/not agrees  runtime');
   const cell = (share: number, n: number) => `${Math.round(share * n)}/${n} ${formatPercent(share)}`;
   for (const s of summaries) {
-    console.log(`${s.language.padEnd(10)}  ${String(s.programs).padStart(8)}  ${cell(s.exitAgreement, s.programs).padStart(18)}  ${cell(s.stdoutExact, s.programs).padStart(12)}  ${cell(s.stdoutTrimmed, s.programs).padStart(14)}  ${s.runtime}`);
+    console.log(`${s.language.padEnd(10)}  ${String(s.programs).padStart(8)}  ${cell(s.exitAgreement, s.programs).padStart(18)}  ${cell(s.stdoutExact, s.programs).padStart(12)}  ${cell(s.stdoutTrimmed, s.programs).padStart(14)}  ${cell(s.stderrClass, s.programs).padStart(23)}  ${s.runtime}`);
   }
   for (const s of summaries) {
     if (!s.disagreements.length) continue;

@@ -5,7 +5,7 @@
  */
 import type { Executor } from '../../runtimes/types';
 import type { LanguageId } from './languages';
-import type { ExecutionReport } from './rules';
+import { officialTimeoutMs, type ExecutionReport } from './rules';
 
 export type StderrClass = 'empty' | 'nonempty';
 
@@ -37,6 +37,7 @@ export interface DifferentialSummary {
   exitAgreement: number;
   stdoutExact: number;
   stdoutTrimmed: number;
+  stderrClass: number;
   disagreements: DifferentialOutcome[];
   runtime: string;
 }
@@ -122,6 +123,7 @@ export function summarizeDifferential(language: LanguageId, outcomes: Differenti
     exitAgreement: share((o) => o.exitAgrees),
     stdoutExact: share((o) => o.stdoutExact),
     stdoutTrimmed: share((o) => o.stdoutTrimmed),
+    stderrClass: share((o) => o.stderrAgrees),
     disagreements: outcomes.filter((o) => o.cause !== null),
     runtime,
   };
@@ -140,13 +142,11 @@ export function seededSample<T>(items: readonly T[], n: number, seed: number): T
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j], copy[i]];
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
   }
   return copy.slice(0, n);
 }
 
-/** Time an in-page runtime gets per corpus program: natively each finished within 5 s. */
-export const DIFFERENTIAL_TIMEOUT_MS = 20_000;
 
 /** Runs one language's records through an executor (in parallel up to its pool) and compares. */
 export async function runDifferential(
@@ -157,7 +157,8 @@ export async function runDifferential(
 ): Promise<DifferentialSummary> {
   let runtime = '';
   const outcomes = await Promise.all(records.map(async (record) => {
-    const result = await executor.run({ language, program: record.program, timeoutMs: DIFFERENTIAL_TIMEOUT_MS });
+    // The official time limit, as in an evaluation (natively each program finished within 5 s).
+    const result = await executor.run({ language, program: record.program, timeoutMs: officialTimeoutMs(language) });
     runtime ||= result.runtime;
     // A declined program (routed to the runner in `auto`) is not a disagreement of the runtime's
     // output, but here it counts against agreement: the page cannot judge it.
