@@ -86,6 +86,7 @@ export function classifyDifference(record: DifferentialRecord, got: ExecutionRep
   const want = trimTrailing(record.native.stdout);
   const have = trimTrailing(got.stdout);
   if (want === have) return 'trailing whitespace';
+  if (want.replace(/\s+/g, '') === have.replace(/\s+/g, '')) return 'spacing or line breaks (e.g. how arrays are printed)';
   if (differsOnlyInNumbers(want, have)) return 'number formatting';
   if (want.split('\n').sort().join('\n') === have.split('\n').sort().join('\n')) return 'line order (hash or sort order)';
   if (have.length < want.length && want.startsWith(have)) return 'output cut short';

@@ -57,3 +57,7 @@ describe('seededSample', () => {
     expect(items).toEqual(Array.from({ length: 100 }, (_, i) => i));
   });
 });
+
+it('names output that differs only in spacing or line breaks (how a value is pretty-printed)', () => {
+  expect(compareDifferential(record('[\n  1, 2,\n  3\n]\n'), ran('[ 1, 2, 3 ]\n')).cause).toBe('spacing or line breaks (e.g. how arrays are printed)');
+});
