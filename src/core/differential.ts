@@ -56,6 +56,7 @@ const zero = (code: number | null | undefined) => code === 0;
 
 // Ordered: the first matching pattern names the cause. Each reads the in-page runtime's stderr.
 const STDERR_CAUSES: [RegExp, string][] = [
+  [/test programs may not load modules/, 'the runtime could not load one of its own modules'],
   [/ModuleNotFoundError|No module named|Cannot find module|cannot load such file|Can't locate \S+\.pm|there is no package called|Failed to resolve module|could not resolve/i, 'missing module'],
   [/RecursionError|maximum recursion depth|stack level too deep|Maximum call stack|call stack exhausted|stack overflow|Deep recursion|C stack usage|infinite recursion/i, 'recursion limit'],
   [/out of memory|MemoryError|Allowed memory size|cannot allocate|memory access out of bounds/i, 'memory limit'],
@@ -81,7 +82,8 @@ function differsOnlyInNumbers(a: string, b: string): boolean {
 
 export function classifyDifference(record: DifferentialRecord, got: ExecutionReport): string {
   if (got.timedOut) return 'timeout';
-  for (const [re, cause] of STDERR_CAUSES) if (!zero(got.exitCode) && re.test(got.stderr)) return cause;
+  // stderr names the cause even when the program went on to exit 0 with the wrong output.
+  for (const [re, cause] of STDERR_CAUSES) if ((!zero(got.exitCode) || record.native.stderr === 'empty') && re.test(got.stderr)) return cause;
   if (!zero(got.exitCode)) return `exit ${got.exitCode}: ${firstErrorLine(got.stderr)}`;
   const want = trimTrailing(record.native.stdout);
   const have = trimTrailing(got.stdout);

@@ -61,3 +61,7 @@ describe('seededSample', () => {
 it('names output that differs only in spacing or line breaks (how a value is pretty-printed)', () => {
   expect(compareDifferential(record('[\n  1, 2,\n  3\n]\n'), ran('[ 1, 2, 3 ]\n')).cause).toBe('spacing or line breaks (e.g. how arrays are printed)');
 });
+
+it('reads the cause from stderr also when the program exited 0 with the wrong output', () => {
+  expect(compareDifferential(record('x\n'), ran('', 0, "ModuleNotFoundError: No module named 'x'")).cause).toBe('missing module');
+});
