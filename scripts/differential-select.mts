@@ -35,9 +35,9 @@ const FOLDERS: Partial<Record<LanguageId, string[]>> = {
   shell: ['unix-shell', 'UNIX-Shell', 'bash'],
 };
 
-// Programs that read input, touch files, the network, the clock or a display are left out
+// Programs that read input, touch files or directories, the network, the clock or a display are left out
 // unread: they cannot give the same output on two machines. (Random ones fall to the double run.)
-const IMPURE = /\b(stdin|STDIN|readline|readLine|raw_input|input\s*\(|gets\b|cin\b|scanf|fgets|readLines|scan\s*\(|read\s+-|fopen|open\s*\(|File\.|ifstream|ofstream|file_get_contents|file_put_contents|socket|https?:|urllib|requests|Net::|LWP|curl|tkinter|turtle|Tk\b|document\.|window\.|alert\s*\(|prompt\s*\(|WScript|Date\b|date\b|time\s*\(|datetime|localtime|Sys\.time|Sys\.Date|clock|sleep|fork|[Tt]hread|plot|png\s*\(|pdf\s*\(|dev\.off|ARGV|argv|process\.argv|system\s*\(|exec\s*\()/;
+const IMPURE = /\b(stdin|STDIN|readline|readLine|raw_input|input\s*\(|gets\b|cin\b|scanf|fgets|readLines|scan\s*\(|read\s+-|fopen|open\s*\(|File\.|ifstream|ofstream|file_get_contents|file_put_contents|socket|dns_|gethostby|require\(['"]fs['"]\)|opendir|readdir|Dir\b|glob|https?:|urllib|requests|Net::|LWP|curl|tkinter|turtle|Tk\b|document\.|window\.|alert\s*\(|prompt\s*\(|WScript|Date\b|date\b|time\s*\(|datetime|localtime|Sys\.time|Sys\.Date|clock|sleep|fork|[Tt]hread|plot|png\s*\(|pdf\s*\(|dev\.off|ARGV|argv|process\.argv|system\s*\(|exec\s*\()/;
 
 const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitDir, ...args], { maxBuffer: 1 << 28, encoding: 'utf8' });
 const commit = git('rev-parse', 'HEAD').trim();
