@@ -18,7 +18,9 @@ const SEED = 13;
 // whitespace): the share the draw reached when measured, so any new disagreement fails.
 // Measured 2026-12-01 (docs/fidelity.md lists what each missing program shows).
 const FLOORS: Partial<Record<LanguageId, { exit: number; stdout: number }>> = {
-  cpp: { exit: 9, stdout: 8 }, // libstdc++-only headers/APIs ×5, glibc rand(); one more timed out at start-up under load
+  // C++: libstdc++-only headers/APIs ×4 and glibc's rand() (10/15 and 9/15 measured), less one
+  // program of margin: clang's start-up under load has hit the 30 s limit in a first run.
+  cpp: { exit: 9, stdout: 8 },
   javascript: { exit: 15, stdout: 14 }, // move-to-front-algorithm: how console.log breaks arrays
   typescript: { exit: 15, stdout: 14 }, // the same program
   perl: { exit: 15, stdout: 15 },
