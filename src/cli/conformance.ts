@@ -13,15 +13,17 @@ import { crossCheck, crossCheckPrograms, type CrossCheckReport } from '../core/c
 import { parseDataset } from '../core/records';
 import { parseAnswers } from '../models/replay';
 import { connectRunners, RunnerSetupError } from './runtimes';
+import { differentialMain } from './differential';
 
 const root = new URL(`file://${process.cwd()}/`);
 const dir = new URL('bench-data/conformance/sandbox-cases/', root);
-const USAGE = 'usage: npm run conformance -- [--runner URL]... [--runner-token TOKEN] [--languages kotlin,rust]';
+const USAGE = 'usage: npm run conformance -- [--runner URL]... [--runner-token TOKEN] [--languages kotlin,rust] [--differential [--sample N]]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { runner: { type: 'string', multiple: true }, 'runner-token': { type: 'string' }, languages: { type: 'string' } },
+    options: { runner: { type: 'string', multiple: true }, 'runner-token': { type: 'string' }, languages: { type: 'string' },
+      differential: { type: 'boolean' }, sample: { type: 'string' } },
     strict: true,
   });
   const only = (values.languages ?? '').split(',').map((l) => l.trim()).filter(Boolean).map((l) => {
@@ -30,6 +32,12 @@ async function main(): Promise<void> {
     return id;
   });
   const wanted = (l: LanguageId) => !only.length || only.includes(l);
+  if (values.differential) {
+    const sample = values.sample === undefined ? null : Number(values.sample);
+    if (sample !== null && !(Number.isInteger(sample) && sample > 0)) throw new UsageError(`--sample takes a positive integer, not ${values.sample}`);
+    return differentialMain(root, wanted, sample);
+  }
+  if (values.sample !== undefined) throw new UsageError('--sample goes with --differential');
   // The in-page runtimes (in Node workers) are what is measured; with --runner, languages without
   // one run on the runner, and the runner's real toolchains cross-check the in-page runtimes.
   const local = createNodeExecutor({ poolSize: 2 });
