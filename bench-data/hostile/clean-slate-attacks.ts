@@ -394,6 +394,9 @@ export function cleanSlateRecords(): CleanSlateRecord[] {
   return CLEAN_SLATE.flatMap(([language, steps]) => steps.map((step, i) => ({ id: `cs-${language}-${String(i).padStart(2, '0')}`, language, step })));
 }
 
+/** The C++ splice drops the solution's own `main` (SPEC §5): the program's is renamed, and the tests call it. */
+const CPP_MAIN = 'int main() { return solution_main(); }';
+
 /**
  * clean-slate.jsonl's text: each program is a record's canonical solution, with tests that add
  * nothing (PHP's official pre-check wants the spliced program to end with `?>`). Run it in order:
@@ -402,13 +405,13 @@ export function cleanSlateRecords(): CleanSlateRecord[] {
 export function cleanSlateJsonl(): string {
   return cleanSlateRecords()
     .map(({ id, language, step }) => {
-      const tests = language === 'php' ? '<?php\n?>' : '';
+      const tests = language === 'php' ? '<?php\n?>' : language === 'cpp' ? CPP_MAIN : '';
       return JSON.stringify({
         id,
         language,
         difficulty: 'easy',
         question: `Issue #12 clean-slate sequence, ${language}: ${step.name}.`,
-        canonical_solution: step.program,
+        canonical_solution: language === 'cpp' ? step.program.replaceAll('int main(', 'int solution_main(') : step.program,
         demo_test_func: tests,
         full_test_func: tests,
         expected_outcome: step.expected,
