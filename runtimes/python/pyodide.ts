@@ -111,8 +111,10 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
         try {
           const status = Number(finish(raised));
           exitCode = Number.isInteger(status) ? status : 1;
-        } catch {
+        } catch (e) {
           broken = true; // the program broke its own ending: it can only harm its own verdict
+          // os._exit(n) in an atexit handler or sys.excepthook ends python3 with n as well.
+          exitCode = exitStatusOf(e);
         }
       }
       bridge.open();
@@ -134,7 +136,8 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
 /** The exit status of a run that left Python: os._exit(n) gives n, as under python3; anything else, 1. */
 function exitStatusOf(error: unknown): number {
   const e = error as { name?: unknown; status?: unknown } | null;
-  return e && e.name === 'ExitStatus' && Number.isInteger(e.status) ? (e.status as number) & 0xff : 1;
+  // Pyodide 0.25 rethrows Emscripten's ExitStatus as its own error named Exit.
+  return e && (e.name === 'ExitStatus' || e.name === 'Exit') && Number.isInteger(e.status) ? (e.status as number) & 0xff : 1;
 }
 
 /** A program that grew the interpreter's memory by more than this gets the worker replaced after it (memory back to the system). */

@@ -36,6 +36,11 @@ describe('python (Pyodide)', () => {
     const r = await run('python', 'import sys\nsys.exit("bye")');
     expect([r.exitCode, r.stderr]).toEqual([1, 'bye\n']);
   });
+  it('gives os._exit(n) status n, as python3 does, also from an atexit handler or sys.excepthook', async () => {
+    expect((await run('python', 'import os\nos._exit(5)')).exitCode).toBe(5);
+    expect((await run('python', 'import atexit, os\natexit.register(os._exit, 4)')).exitCode).toBe(4);
+    expect((await run('python', 'import os, sys\nsys.excepthook = lambda *a: os._exit(0)\nraise ValueError(1)')).exitCode).toBe(0);
+  });
   it('reports syntax errors and exceptions as RUNTIME_ERROR', async () => {
     const syntax = await run('python', 'def f(:\n  pass');
     expect(syntax.stderr).toMatch(/File "test.py", line 1[\s\S]*SyntaxError/);

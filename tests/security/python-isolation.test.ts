@@ -10,74 +10,12 @@ import { createNodeExecutor } from '../../runtimes/host/node';
 import { runNative } from '../../runtimes/native/process';
 import type { RunResult } from '../../runtimes/types';
 import { judgeRun } from '../../src/core/rules';
+import { PYTHON_ATTACKS as ATTACKS, PYTHON_RIGHT as RIGHT, PYTHON_SCHEDULER, PYTHON_WRONG as WRONG } from '../../bench-data/hostile/clean-slate-attacks';
 
 const TIMEOUT_MS = 20_000;
 const executor = createNodeExecutor({ poolSize: 1 });
 afterAll(() => executor.dispose());
 const run = (program: string) => executor.run({ language: 'python', program, timeoutMs: TIMEOUT_MS });
-
-/** Wrong answers: each fails under python3, and each would pass if an attack below stuck. */
-const WRONG = {
-  'failed assert': 'def add(a, b):\n    return a - b\n\nassert add(1, 2) == 3\n',
-  'stdlib function': 'import statistics\nassert statistics.mean([1, 2, 3]) == 5\n',
-  'stdlib function (math)': 'import math\nassert math.isclose(1.0, 2.0)\n',
-  'stdlib class method': 'from collections import Counter\nassert Counter("ab") == Counter("cd")\n',
-  'exit status': 'import sys\nsys.exit(3)\n',
-  'uncaught exception': 'raise ValueError("wrong")\n',
-};
-/** Right answers: each passes under python3, and each would fail if an attack below stuck. */
-const RIGHT = {
-  'plain': 'def add(a, b):\n    return a + b\n\nassert add(1, 2) == 3\nprint("ok")\n',
-  'stdlib': 'import statistics, math\nassert statistics.mean([1, 2, 3]) == 2 and math.isclose(1.0, 1.0)\n',
-  'recursion': 'def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\n\nassert depth(900) == 900\n',
-  'environment': 'import os, sys\nassert "BENCHTOP_LEFT" not in os.environ and sys.stdout is sys.__stdout__\nprint("clean")\n',
-};
-
-/** Each tries to change what the next program does, by the way its name says. */
-const ATTACKS: Record<string, string> = {
-  // The red team's program (#12 finding 2): the harness's own exec, through the caller's frame.
-  'harness exec through the frame': "import sys\nsys._getframe(1).f_globals['exec'] = lambda *a, **k: None\n",
-  'harness functions found by gc': [
-    'import gc',
-    'for o in gc.get_objects():',
-    '    g = getattr(o, "__globals__", None)',
-    '    if isinstance(g, dict) and g is not globals():',
-    '        for name in ("exec", "compile", "print", "_exit_status", "_print_uncaught", "traceback", "isinstance"):',
-    '            if name in g:',
-    '                g[name] = (lambda *a, **k: 0)',
-  ].join('\n'),
-  'builtins': 'import builtins\nbuiltins.exec = builtins.compile = lambda *a, **k: None\nbuiltins.print = lambda *a, **k: None\nbuiltins.ValueError = KeyboardInterrupt\n',
-  'module attributes and classes': [
-    'import math, statistics, collections',
-    'math.isclose = lambda *a, **k: True',
-    'statistics.mean = lambda xs: 5',
-    'collections.Counter.__eq__ = lambda self, other: True',
-  ].join('\n'),
-  'sys.modules': [
-    'import sys, types',
-    'fake = types.ModuleType("statistics")',
-    'fake.mean = lambda xs: 5',
-    'sys.modules["statistics"] = fake',
-    'sys.modules["math"] = types.SimpleNamespace(isclose=lambda *a, **k: True)',
-  ].join('\n'),
-  'files on the import path': [
-    'import os',
-    'for d in ("/home/pyodide", "/lib/python3.11/site-packages", os.getcwd()):',
-    '    os.makedirs(d, exist_ok=True)',
-    '    with open(os.path.join(d, "statistics.py"), "w") as f:',
-    '        f.write("def mean(xs):\\n    return 5\\n")',
-  ].join('\n'),
-  'sys settings, streams, environment, cwd': [
-    'import sys, os, io',
-    'sys.setrecursionlimit(60)',
-    'sys.stdout = io.StringIO()',
-    'sys.excepthook = lambda *a: None',
-    'sys.exit = lambda *a: None',
-    'os.environ["BENCHTOP_LEFT"] = "1"',
-    'os.chdir("/")',
-  ].join('\n'),
-  'exit hooks': 'import atexit, os, sys\natexit.register(os._exit, 0)\nsys.excepthook = lambda *a: os._exit(0)\n',
-};
 
 /** What python3 says of each follow-up program: computed once, in a process of its own each. */
 const official = new Map<string, string>();
@@ -107,23 +45,7 @@ describe('Python: nothing an answer does reaches the next one (one worker)', () 
 });
 
 describe('Python: what a program schedules or leaves behind stays in its own run (#12 finding 5)', () => {
-  const HUGE = 30_000_000;
-  const scheduler = [
-    'import asyncio, atexit',
-    `SIZE = ${HUGE}`,
-    'async def boom():',
-    '    raise RuntimeError("t" * SIZE)',
-    'loop = asyncio.get_event_loop()',
-    'loop.call_later(0.01, lambda: print("l" * SIZE))',
-    'loop.call_soon(lambda: print("s" * SIZE))',
-    'task = asyncio.ensure_future(boom())',
-    'class Late:',
-    '    def __del__(self):',
-    '        raise RuntimeError("d" * SIZE)',
-    'keep = Late()',
-    'atexit.register(lambda: print("a" * SIZE))',
-    'print("scheduled")',
-  ].join('\n');
+  const scheduler = PYTHON_SCHEDULER;
 
   it('the next program sees none of it, and the scheduler pays for its own output', async () => {
     const first = await run(scheduler);

@@ -9,16 +9,9 @@ import type { Executor, RunResult } from '../../runtimes/types';
 import { OUTPUT_LIMIT } from '../../runtimes/types';
 import type { LanguageId } from '../../src/core/languages';
 import { judgeRun, type Outcome } from '../../src/core/rules';
+import type { Step } from '../../bench-data/hostile/clean-slate-attacks';
 
-export interface Step {
-  /** What the program does (shown when it fails). */
-  name: string;
-  program: string;
-  /** The official outcome of this program run on its own, in a new process. */
-  expected: Outcome;
-  /** It prints tens of MB by a late path (callback, exit hook, finalizer): its own output is cut. */
-  flood?: boolean;
-}
+export type { Step };
 
 export const TIME_LIMIT_MS = 30_000;
 
@@ -29,7 +22,7 @@ export const TIME_LIMIT_MS = 30_000;
  * RUNTIME_ERROR: a failure either way, which is what these tests are about. Once the rules check the
  * exit code first, the exact outcome is required.
  */
-const EXIT_CODE_FIRST = judgeRun('javascript', { exitCode: 1, stdout: 'failed', stderr: '', timedOut: false }) === 'RUNTIME_ERROR';
+export const EXIT_CODE_FIRST = judgeRun('javascript', { exitCode: 1, stdout: 'failed', stderr: '', timedOut: false }) === 'RUNTIME_ERROR';
 const sameOutcome = (got: Outcome, expected: Outcome, exitCode: number | null) =>
   got === expected || (!EXIT_CODE_FIRST && expected === 'RUNTIME_ERROR' && got === 'WRONG_ANSWER' && exitCode !== 0);
 

@@ -1,0 +1,421 @@
+// Issue #12, findings 2 and 5: per language, a hostile program that patches what the next
+// programs rely on (builtins, assert, exit, print, the test library, the file tree) or leaves
+// late work behind (a timer, exit hook, END block, finalizer; some of it a 30 MB flood), then
+// known-wrong programs that must still fail and known-right ones that must still pass. Shared by
+// the executor-level tests (tests/security/clean-slate*.test.ts, python-isolation.test.ts) and
+// the eval set build.ts writes to clean-slate.jsonl (tests/security/hostile-eval.test.ts).
+// `expected`: SPEC §4 applied to what the real interpreter does with the program on its own, in a
+// new process (node 18+, bash 5, perl 5.3x, php 8.1, ruby 3, Rscript, g++; python3 is checked by
+// the tests themselves).
+import type { LanguageId } from '../../src/core/languages';
+import type { Outcome } from '../../src/core/rules';
+
+export interface Step {
+  /** What the program does (shown when it fails). */
+  name: string;
+  program: string;
+  /** The official outcome of this program run on its own, in a new process. */
+  expected: Outcome;
+  /** It prints tens of MB by a late path (callback, exit hook, finalizer): its own output is cut. */
+  flood?: boolean;
+}
+
+const JS_HOSTILE = `const assert = require('assert');
+for (const k of Object.keys(assert)) { try { assert[k] = () => {}; } catch {} }
+try { assert.strict.strictEqual = () => {}; } catch {}
+Object.prototype.leaked = true;
+globalThis.leaked = true;
+Array.prototype.includes = () => true;
+JSON.stringify = () => '"same"';
+Object.is = () => true;
+Error.prototype.toString = () => '';
+Math.max = () => 42;
+process.exit = () => {};
+console.log = console.error = () => {};
+if (typeof __benchtop === 'object') Object.assign(__benchtop, { exitCode: () => 0, defaultExitCode: () => 0, formatUncaught: () => '' });
+globalThis.require = () => new Proxy(function () {}, { get: () => () => {} });
+setTimeout(() => { process.stdout.write('LATE-OUTPUT\\n'); throw new Error('LATE-OUTPUT failed'); }, 10);
+`;
+const JS_FLOOD = `setTimeout(() => { throw new Error('failed ' + 'x'.repeat(30_000_000)); }, 5);\n`;
+
+export const javascript: Step[] = [
+  { name: 'hostile: patches assert, require, builtins, exit, console, the host object', program: JS_HOSTILE, expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: strictEqual', program: "const assert = require('assert');\nfunction demoTesting() { assert.strictEqual(1 + 1, 3); }\ndemoTesting();\n", expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: deepStrictEqual', program: "const assert = require('assert');\nassert.deepStrictEqual([1, 2].map((x) => x * 2), [2, 5]);\n", expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: exit code from a builtin', program: 'if (![1, 2].includes(3) && Math.max(1, 2) === 2) process.exit(2);\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: prints failed', program: "console.log('Test failed');\n", expected: 'WRONG_ANSWER' },
+  {
+    name: 'right: pristine realm',
+    program: "const assert = require('assert');\nassert.strictEqual(JSON.stringify({ a: [1] }), '{\"a\":[1]}');\nassert.ok(!({}).leaked && typeof leaked === 'undefined' && !Object.is(1, 2));\nconsole.log('ok');\n",
+    expected: 'PASSED',
+  },
+  { name: 'flood: 30 MB error thrown from a timer', program: JS_FLOOD, expected: 'RUNTIME_ERROR', flood: true },
+  { name: 'right: after the flood', program: "require('assert').strictEqual(2 + 2, 4);\n", expected: 'PASSED' },
+  { name: 'wrong: after the flood', program: "require('assert').strictEqual(2 + 2, 5);\n", expected: 'RUNTIME_ERROR' },
+  {
+    name: "wrong: an 'exit' listener sets the exit code",
+    program: "process.on('exit', (code) => { console.log('LATE-OUTPUT', code); process.exitCode = 3; });\nconsole.log('end');\n",
+    expected: 'RUNTIME_ERROR',
+  },
+  {
+    name: "right: an 'uncaughtException' listener takes a timer's error, later timers still run",
+    program: "process.on('uncaughtException', (e) => console.log('caught', e.message));\nsetTimeout(() => { throw new Error('t'); }, 1);\nsetTimeout(() => console.log('later'), 5);\n",
+    expected: 'PASSED',
+  },
+  {
+    name: "flood: 30 MB error thrown from an 'exit' listener",
+    program: "process.on('exit', () => { throw new Error('x'.repeat(30_000_000)); });\nconsole.log('end');\n",
+    expected: 'RUNTIME_ERROR',
+    flood: true,
+  },
+  { name: 'right: after the exit-listener flood', program: "require('assert').deepStrictEqual([1, 2], [1, 2]);\n", expected: 'PASSED' },
+];
+
+export const typescript: Step[] = [
+  { name: 'hostile (as JavaScript, typed)', program: JS_HOSTILE.replace('const assert =', 'const assert: any ='), expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: strictEqual', program: "const assert = require('assert');\nconst n: number = 1 + 1;\nassert.strictEqual(n, 3);\n", expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: prints AssertionError', program: "console.log('AssertionError: expected 3');\n", expected: 'WRONG_ANSWER' },
+  { name: 'right: pristine realm', program: "const assert = require('assert');\nassert.ok(!({} as any).leaked && [1].includes(1) && ![1].includes(2));\n", expected: 'PASSED' },
+  { name: 'flood: 30 MB error thrown from a timer', program: JS_FLOOD, expected: 'RUNTIME_ERROR', flood: true },
+  { name: 'right: after the flood', program: "const x: number = 4;\nrequire('assert').strictEqual(x, 4);\n", expected: 'PASSED' },
+];
+
+const SH_HOSTILE = `exit() { return 0; }
+echo() { :; }
+printf() { :; }
+test() { return 0; }
+shopt -s expand_aliases
+alias '['=':'
+export LEAKED=1
+LEAKVAR=1
+mkdir -p /tmp/benchtop && builtin echo 'builtin exit 0' > /tmp/benchtop/test.sh
+cd /tmp && builtin echo leak > /tmp/leak
+export PATH=/nowhere
+trap 'builtin echo LATE-OUTPUT' EXIT
+builtin exit 0
+`;
+
+export const shell: Step[] = [
+  { name: 'hostile: exit/echo/printf/test as functions, alias [, environment, files, an EXIT trap', program: SH_HOSTILE, expected: 'PASSED' },
+  { name: 'wrong: [ ] || exit 1', program: '[ $((1 + 1)) -eq 3 ] || { echo "Test failed"; exit 1; }\necho "All tests passed"\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: test || exit 2', program: 'test "$(printf %s abc)" = "abd" || exit 2\n', expected: 'RUNTIME_ERROR' },
+  {
+    name: 'right: pristine shell and files',
+    program: '[ -z "$LEAKED" ] && [ -z "$LEAKVAR" ] && [ ! -e /tmp/leak ] || exit 3\n[ "$(echo hi | tr a-z A-Z)" = "HI" ] || exit 4\necho ok\n',
+    expected: 'PASSED',
+  },
+  {
+    name: 'flood: 8 MB (just-bash stops at 16 MB) and exit 1 from an EXIT trap',
+    program: "export s=x\nfor i in $(seq 23); do s=$s$s; done\ntrap 'echo \"$s\" >&2; exit 1' EXIT\necho done\n",
+    expected: 'RUNTIME_ERROR',
+    flood: true,
+  },
+  { name: 'right: after the flood', program: '[ "$(echo ok)" = "ok" ] || exit 1\n', expected: 'PASSED' },
+];
+
+const PERL_HOSTILE = `BEGIN { *CORE::GLOBAL::die = sub { CORE::exit(0) }; *CORE::GLOBAL::exit = sub { CORE::exit(0) }; }
+$INC{'Test/More.pm'} = __FILE__;
+{ no strict 'refs'; no warnings;
+  for my $f (qw(ok is isnt is_deeply like cmp_ok done_testing plan)) { *{"Test::More::$f"} = sub { 1 }; }
+  *main::LEAKED = \\1; }
+$ENV{LEAKED} = 1;
+open my $fh, '>', '/tmp/leak'; print $fh "x"; close $fh;
+if (open my $m, '>', '/usr/share/benchtop/perl5/Test/More.pm') { print $m "package Test::More; sub import {} sub is { 1 } 1;\\n"; close $m; }
+unlink '/usr/share/benchtop/perl5/POSIX.pm';
+END { $? = 0; print "LATE-OUTPUT\\n"; }
+`;
+
+export const perl: Step[] = [
+  { name: 'hostile: CORE::GLOBAL::die/exit, Test::More stubbed in %INC and on disk, END, env, files', program: PERL_HOSTILE, expected: 'PASSED' },
+  { name: 'wrong: die', program: 'die "Test failed\\n" unless 1 + 1 == 3;\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: exit 1', program: 'exit(1) unless join(",", sort { $a <=> $b } 3, 1, 2) eq "1,2,4";\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: Test::More is()', program: 'use strict; use warnings; use Test::More tests => 1;\nis(1 + 1, 3, "sum");\n', expected: 'RUNTIME_ERROR' },
+  { name: 'right: POSIX', program: 'use POSIX qw(floor);\ndie "wrong\\n" unless floor(2.5) == 2;\n', expected: 'PASSED' },
+  { name: 'right: Test::More', program: 'use Test::More tests => 2;\nis(1 + 1, 2);\nok(!defined $main::LEAKED && !exists $ENV{LEAKED} && !-e "/tmp/leak");\n', expected: 'PASSED' },
+  { name: 'flood: 30 MB from an END block after die', program: 'END { print STDERR "failed " x 5_000_000 }\ndie "late\\n";\n', expected: 'RUNTIME_ERROR', flood: true },
+  { name: 'right: after the flood', program: 'die "wrong\\n" unless 2 + 2 == 4;\nprint "ok\\n";\n', expected: 'PASSED' },
+];
+
+const PHP_HOSTILE = `<?php
+ini_set('zend.assertions', '0');
+ini_set('assert.active', '0');
+ini_set('assert.exception', '0');
+ini_set('display_errors', '0');
+ini_set('error_reporting', '0');
+set_error_handler(fn () => true);
+set_exception_handler(fn () => null);
+define('LEAKED', 1);
+function leaked_function() {}
+class LeakedClass {}
+putenv('LEAKED=1');
+file_put_contents('/tmp/leak', 'x');
+register_shutdown_function(function () { echo "LATE-OUTPUT\\n"; });
+echo "done\\n";
+`;
+
+export const php: Step[] = [
+  { name: 'hostile: assert ini off, error/exception handlers, constants, functions, env, files', program: PHP_HOSTILE, expected: 'PASSED' },
+  { name: 'wrong: assert()', program: '<?php\nfunction solve() { return 1 + 1; }\nassert(solve() === 3);\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: prints failed', program: '<?php\nif (strrev("ab") !== "ab") { echo "Test failed\\n"; }\n', expected: 'WRONG_ANSWER' },
+  {
+    name: 'right: pristine interpreter',
+    program: "<?php\nassert(!defined('LEAKED') && !function_exists('leaked_function') && !class_exists('LeakedClass'));\nassert(getenv('LEAKED') === false && !file_exists('/tmp/leak'));\nassert(ini_get('zend.assertions') === '1');\necho \"ok\\n\";\n",
+    expected: 'PASSED',
+  },
+  { name: 'flood: 30 MB from a shutdown function that throws', program: "<?php\nregister_shutdown_function(function () { throw new Exception(str_repeat('x', 30000000)); });\necho \"ok\\n\";\n", expected: 'RUNTIME_ERROR', flood: true },
+  { name: 'right: after the flood', program: '<?php\nassert(2 + 2 === 4);\necho "ok\\n";\n', expected: 'PASSED' },
+  { name: 'wrong: after the flood', program: '<?php\nassert(2 + 2 === 5);\n', expected: 'RUNTIME_ERROR' },
+];
+
+const RUBY_HOSTILE = `require 'minitest'
+module Minitest::Assertions
+  def assert_equal(*) = true
+  def assert(*) = true
+end
+module Kernel
+  def raise(*) = nil
+  def exit(*) = nil
+  def abort(*) = nil
+end
+class Array; def ==(_other) = true; end
+class String; def ==(_other) = true; end
+LEAKED = 1
+$leaked = 1
+ENV['LEAKED'] = '1'
+File.write('/tmp/leak', 'x')
+at_exit { $stdout.write "LATE-OUTPUT\\n" }
+ObjectSpace.define_finalizer(Object.new, proc { $stdout.write "LATE-OUTPUT\\n" })
+`;
+
+const MINITEST = (expected: number) =>
+  `require "minitest/autorun"\nclass T < Minitest::Test\n  def test_sum\n    assert_equal ${expected}, 1 + 1\n  end\nend\n`;
+
+export const ruby: Step[] = [
+  { name: 'hostile: Kernel#raise/exit/abort, Array#==, String#==, constants, env, files, minitest, at_exit, finalizer', program: RUBY_HOSTILE, expected: 'PASSED' },
+  { name: 'wrong: raise unless', program: 'raise "wrong" unless [1, 2].sort == [2, 1]\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: exit 1 unless', program: 'exit 1 unless "ab".reverse == "ab"\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: minitest assert_equal', program: MINITEST(3), expected: 'RUNTIME_ERROR' },
+  { name: 'right: minitest assert_equal', program: MINITEST(2), expected: 'PASSED' },
+  {
+    name: 'right: pristine VM and files',
+    program: "raise 'leak' if defined?(LEAKED) || $leaked || ENV['LEAKED'] || File.exist?('/tmp/leak')\nraise 'patched' if [1, 2] == [2, 1] || 'a' == 'b'\nputs 'ok'\n",
+    expected: 'PASSED',
+  },
+  { name: 'flood: 30 MB error raised in an at_exit hook', program: 'at_exit { raise "x" * 30_000_000 }\nputs "ok"\n', expected: 'RUNTIME_ERROR', flood: true },
+  { name: 'right: after the flood', program: 'raise "wrong" unless 2 + 2 == 4\nputs "ok"\n', expected: 'PASSED' },
+  {
+    name: 'flood: 30 MB from a finalizer, run as ruby ends',
+    program: 'ObjectSpace.define_finalizer("x".dup, proc { $stderr.write("x" * 30_000_000) })\nexit 1\n',
+    expected: 'RUNTIME_ERROR',
+    flood: true,
+  },
+  { name: 'wrong: after the finalizer flood', program: 'raise "wrong" unless 2 + 2 == 5\n', expected: 'RUNTIME_ERROR' },
+];
+
+const R_HOSTILE = `unlockBinding("stopifnot", baseenv()); assign("stopifnot", function(...) invisible(TRUE), envir = baseenv())
+unlockBinding("identical", baseenv()); assign("identical", function(...) TRUE, envir = baseenv())
+unlockBinding("quit", baseenv()); assign("quit", function(...) invisible(NULL), envir = baseenv())
+options(warn = -1, digits = 2)
+LEAKED <- 1
+Sys.setenv(LEAKED = "1")
+writeLines("x", "/tmp/leak")
+.Last <- function() cat("LATE-OUTPUT\\n")
+e <- new.env(); reg.finalizer(e, function(e) cat("LATE-OUTPUT\\n"), onexit = TRUE)
+writeLines("x", file.path(tempdir(), "leak"))
+# The read-only part of R's tree: made writable, then a site profile that disables stopifnot.
+invisible(try({
+  Sys.chmod(c("/usr/lib/R/etc", "/usr/lib/R/etc/Rprofile.site"), "777")
+  cat("stopifnot <- function(...) invisible(TRUE)\\n", file = "/usr/lib/R/etc/Rprofile.site", append = TRUE)
+}, silent = TRUE))
+`;
+
+export const r: Step[] = [
+  { name: 'hostile: stopifnot/identical/quit replaced in base, options, globals, env, files, .Last, exit finalizer, R_HOME/etc made writable', program: R_HOSTILE, expected: 'PASSED' },
+  { name: 'wrong: stopifnot', program: 'stopifnot(1 + 1 == 3)\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: stopifnot(identical())', program: 'stopifnot(identical(c(1, 2), c(2, 1)))\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: quit(status = 3)', program: 'if (sum(1:3) != 7) quit(status = 3)\n', expected: 'RUNTIME_ERROR' },
+  {
+    name: 'right: pristine session and files',
+    program: 'stopifnot(getOption("digits") == 7, !exists("LEAKED"), Sys.getenv("LEAKED") == "", !file.exists("/tmp/leak"))\nstopifnot(length(dir(tempdir())) == 0, !identical(1, 2))\ncat("ok\\n")\n',
+    expected: 'PASSED',
+  },
+  {
+    name: 'flood: 30 MB from an exit finalizer after an error',
+    program: 'e <- new.env()\ninvisible(reg.finalizer(e, function(e) cat(strrep("x", 3e7), file = stderr()), onexit = TRUE))\nstop("late")\n',
+    expected: 'RUNTIME_ERROR',
+    flood: true,
+  },
+  { name: 'right: after the flood', program: 'stopifnot(2 + 2 == 4)\ncat("ok\\n")\n', expected: 'PASSED' },
+  { name: 'wrong: after the flood', program: 'stopifnot(2 + 2 == 5)\n', expected: 'RUNTIME_ERROR' },
+];
+
+const CPP_HOSTILE = `#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+struct Late { ~Late() { std::printf("LATE-OUTPUT\\n"); } } late;
+int main() {
+  if (FILE* f = std::fopen("/tmp/leak", "w")) { std::fputs("x", f); std::fclose(f); }
+  if (FILE* f = std::fopen("leak.txt", "w")) { std::fputs("x", f); std::fclose(f); }
+  std::atexit([] { std::printf("LATE-OUTPUT\\n"); });
+  try { throw std::runtime_error("caught"); } catch (const std::exception&) {}
+  return 0;
+}
+`;
+
+export const cpp: Step[] = [
+  { name: 'hostile: files in . and /tmp, a static destructor, atexit, an exception', program: CPP_HOSTILE, expected: 'PASSED' },
+  { name: 'wrong: assert', program: '#include <cassert>\nint main() { assert(1 + 1 == 3); return 0; }\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: uncaught exception', program: '#include <stdexcept>\nint main() { throw std::logic_error("wrong"); }\n', expected: 'RUNTIME_ERROR' },
+  {
+    name: 'right: no files left, exceptions work',
+    program: '#include <cstdio>\n#include <stdexcept>\nint main() {\n  if (std::fopen("/tmp/leak", "r") || std::fopen("leak.txt", "r")) return 3;\n  try { throw std::out_of_range("x"); } catch (const std::out_of_range&) { std::puts("ok"); return 0; }\n  return 4;\n}\n',
+    expected: 'PASSED',
+  },
+  {
+    name: 'flood: 30 MB from a static destructor, exit 1',
+    program: '#include <cstdio>\n#include <string>\nstruct Late { ~Late() { std::string s(30000000, \'x\'); std::fputs(s.c_str(), stderr); } } late;\nint main() { return 1; }\n',
+    expected: 'RUNTIME_ERROR',
+    flood: true,
+  },
+  { name: 'right: after the flood', program: '#include <cassert>\nint main() { assert(2 + 2 == 4); return 0; }\n', expected: 'PASSED' },
+];
+
+/** Wrong answers: each fails under python3, and each would pass if an attack below stuck. */
+export const PYTHON_WRONG = {
+  'failed assert': 'def add(a, b):\n    return a - b\n\nassert add(1, 2) == 3\n',
+  'stdlib function': 'import statistics\nassert statistics.mean([1, 2, 3]) == 5\n',
+  'stdlib function (math)': 'import math\nassert math.isclose(1.0, 2.0)\n',
+  'stdlib class method': 'from collections import Counter\nassert Counter("ab") == Counter("cd")\n',
+  'exit status': 'import sys\nsys.exit(3)\n',
+  'uncaught exception': 'raise ValueError("wrong")\n',
+};
+/** Right answers: each passes under python3, and each would fail if an attack below stuck. */
+export const PYTHON_RIGHT = {
+  'plain': 'def add(a, b):\n    return a + b\n\nassert add(1, 2) == 3\nprint("ok")\n',
+  'stdlib': 'import statistics, math\nassert statistics.mean([1, 2, 3]) == 2 and math.isclose(1.0, 1.0)\n',
+  'recursion': 'def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\n\nassert depth(900) == 900\n',
+  'environment': 'import os, sys\nassert "BENCHTOP_LEFT" not in os.environ and sys.stdout is sys.__stdout__\nprint("clean")\n',
+};
+
+/** Each tries to change what the next program does, by the way its name says. */
+export const PYTHON_ATTACKS: Record<string, string> = {
+  // The red team's program (#12 finding 2): the harness's own exec, through the caller's frame.
+  'harness exec through the frame': "import sys\nsys._getframe(1).f_globals['exec'] = lambda *a, **k: None\n",
+  'harness functions found by gc': [
+    'import gc',
+    'for o in gc.get_objects():',
+    '    g = getattr(o, "__globals__", None)',
+    '    if isinstance(g, dict) and g is not globals():',
+    '        for name in ("exec", "compile", "print", "_exit_status", "_print_uncaught", "traceback", "isinstance"):',
+    '            if name in g:',
+    '                g[name] = (lambda *a, **k: 0)',
+  ].join('\n'),
+  'builtins': 'import builtins\nbuiltins.exec = builtins.compile = lambda *a, **k: None\nbuiltins.print = lambda *a, **k: None\nbuiltins.ValueError = KeyboardInterrupt\n',
+  'module attributes and classes': [
+    'import math, statistics, collections',
+    'math.isclose = lambda *a, **k: True',
+    'statistics.mean = lambda xs: 5',
+    'collections.Counter.__eq__ = lambda self, other: True',
+  ].join('\n'),
+  'sys.modules': [
+    'import sys, types',
+    'fake = types.ModuleType("statistics")',
+    'fake.mean = lambda xs: 5',
+    'sys.modules["statistics"] = fake',
+    'sys.modules["math"] = types.SimpleNamespace(isclose=lambda *a, **k: True)',
+  ].join('\n'),
+  'files on the import path': [
+    'import os',
+    'for d in ("/home/pyodide", "/lib/python3.11/site-packages", os.getcwd()):',
+    '    os.makedirs(d, exist_ok=True)',
+    '    with open(os.path.join(d, "statistics.py"), "w") as f:',
+    '        f.write("def mean(xs):\\n    return 5\\n")',
+  ].join('\n'),
+  'sys settings, streams, environment, cwd': [
+    'import sys, os, io',
+    'sys.setrecursionlimit(60)',
+    'sys.stdout = io.StringIO()',
+    'sys.excepthook = lambda *a: None',
+    'sys.exit = lambda *a: None',
+    'os.environ["BENCHTOP_LEFT"] = "1"',
+    'os.chdir("/")',
+  ].join('\n'),
+  'exit hooks': 'import atexit, os, sys\natexit.register(os._exit, 0)\nsys.excepthook = lambda *a: os._exit(0)\n',
+};
+
+/** Python, finding 5: work scheduled on the event loop, a finalizer and an exit hook, 30 MB each. */
+export const PYTHON_SCHEDULER = [
+  'import asyncio, atexit',
+  'SIZE = 30_000_000',
+  'async def boom():',
+  '    raise RuntimeError("t" * SIZE)',
+  'loop = asyncio.get_event_loop()',
+  'loop.call_later(0.01, lambda: print("l" * SIZE))',
+  'loop.call_soon(lambda: print("s" * SIZE))',
+  'task = asyncio.ensure_future(boom())',
+  'class Late:',
+  '    def __del__(self):',
+  '        raise RuntimeError("d" * SIZE)',
+  'keep = Late()',
+  'atexit.register(lambda: print("a" * SIZE))',
+  'print("scheduled")',
+].join('\n');
+
+/**
+ * Python as a sequence for the eval set: every attack but the one that writes files on the import
+ * path (python3's verdict for it depends on who runs it), then the wrong and right programs, then
+ * the scheduler's flood and a right and a wrong program after it. python3 gives every attack here
+ * exit status 0 except the frame one (no caller frame at top level: ValueError).
+ */
+export const python: Step[] = [
+  ...Object.entries(PYTHON_ATTACKS)
+    .filter(([name]) => name !== 'files on the import path')
+    .map(([name, program]): Step => ({ name: `hostile: ${name}`, program, expected: name === 'harness exec through the frame' ? 'RUNTIME_ERROR' : 'PASSED' })),
+  ...Object.entries(PYTHON_WRONG).map(([name, program]): Step => ({ name: `wrong: ${name}`, program, expected: 'RUNTIME_ERROR' })),
+  ...Object.entries(PYTHON_RIGHT).map(([name, program]): Step => ({ name: `right: ${name}`, program, expected: 'PASSED' })),
+  { name: 'flood: 30 MB from the event loop, a finalizer and an atexit hook', program: PYTHON_SCHEDULER, expected: 'PASSED', flood: true },
+  { name: 'right: after the flood', program: PYTHON_RIGHT.plain, expected: 'PASSED' },
+  { name: 'wrong: after the flood', program: PYTHON_WRONG['failed assert'], expected: 'RUNTIME_ERROR' },
+];
+
+/** The eval set's languages, in its order. */
+export const CLEAN_SLATE: ReadonlyArray<readonly [LanguageId, readonly Step[]]> = [
+  ['python', python], ['javascript', javascript], ['typescript', typescript], ['ruby', ruby], ['php', php],
+  ['r', r], ['perl', perl], ['shell', shell], ['cpp', cpp],
+];
+
+export interface CleanSlateRecord {
+  id: string;
+  language: LanguageId;
+  step: Step;
+}
+
+export function cleanSlateRecords(): CleanSlateRecord[] {
+  return CLEAN_SLATE.flatMap(([language, steps]) => steps.map((step, i) => ({ id: `cs-${language}-${String(i).padStart(2, '0')}`, language, step })));
+}
+
+/** The C++ splice drops the solution's own `main` (SPEC §5): the program's is renamed, and the tests call it. */
+const CPP_MAIN = 'int main() { return solution_main(); }';
+
+/**
+ * clean-slate.jsonl's text: each program is a record's canonical solution, with tests that add
+ * nothing (PHP's official pre-check wants the spliced program to end with `?>`). Run it in order:
+ * `npm run eval -- --data bench-data/hostile/clean-slate.jsonl --model canonical --concurrency 1`.
+ */
+export function cleanSlateJsonl(): string {
+  return cleanSlateRecords()
+    .map(({ id, language, step }) => {
+      const tests = language === 'php' ? '<?php\n?>' : language === 'cpp' ? CPP_MAIN : '';
+      return JSON.stringify({
+        id,
+        language,
+        difficulty: 'easy',
+        question: `Issue #12 clean-slate sequence, ${language}: ${step.name}.`,
+        canonical_solution: language === 'cpp' ? step.program.replaceAll('int main(', 'int solution_main(') : step.program,
+        demo_test_func: tests,
+        full_test_func: tests,
+        expected_outcome: step.expected,
+      });
+    })
+    .join('\n') + '\n';
+}
