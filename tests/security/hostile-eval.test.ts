@@ -14,9 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve as resolve_ } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNative } from '../../runtimes/native/process';
-import { judgeRun, type Outcome } from '../../src/core/rules';
+import { judgeRun } from '../../src/core/rules';
 import { cleanSlateJsonl, cleanSlateRecords } from '../../bench-data/hostile/clean-slate-attacks';
-import { EXIT_CODE_FIRST } from './sequence';
 
 const DATA = resolve_('bench-data/hostile/clean-slate.jsonl');
 const records = cleanSlateRecords();
@@ -30,8 +29,6 @@ const stamp = (path: string) => {
     return 'absent';
   }
 };
-/** Until src/core/rules checks the exit code first (SPEC §4 as corrected), see sequence.ts. */
-const sameOutcome = (got: unknown, expected: Outcome) => got === expected || (!EXIT_CODE_FIRST && expected === 'RUNTIME_ERROR' && got === 'WRONG_ANSWER');
 
 describe('a hostile eval set for findings 2 and 5 under the CLI (issue #12)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'benchtop-clean-slate-'));
@@ -73,8 +70,8 @@ describe('a hostile eval set for findings 2 and 5 under the CLI (issue #12)', ()
   it.each(records.map((r) => [`${r.id} ${r.step.name}`, r] as const))('%s: its own verdict', (_label, record) => {
     const result = results.find((r) => r.id === record.id)!;
     const detail = `${result.demo_outcome}/${result.full_outcome} ${result.error ?? ''}`;
-    expect(sameOutcome(result.demo_outcome, record.step.expected), detail).toBe(true);
-    expect(sameOutcome(result.full_outcome, record.step.expected), detail).toBe(true);
+    expect(result.demo_outcome, detail).toBe(record.step.expected);
+    expect(result.full_outcome, detail).toBe(record.step.expected);
     expect(result.verdict, detail).toBe(record.step.expected === 'PASSED' ? 'passed' : 'failed');
   });
 

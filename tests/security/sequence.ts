@@ -15,17 +15,6 @@ export type { Step };
 
 export const TIME_LIMIT_MS = 30_000;
 
-/**
- * SPEC §4 was corrected on 2026-12-01: the exit code is checked before the error substrings. Until
- * src/core/rules follows, a run that exits non-zero and prints a substring (a Node AssertionError,
- * Test::More's "failed", PHP's "assert()" in a stack trace) is WRONG_ANSWER there instead of
- * RUNTIME_ERROR: a failure either way, which is what these tests are about. Once the rules check the
- * exit code first, the exact outcome is required.
- */
-export const EXIT_CODE_FIRST = judgeRun('javascript', { exitCode: 1, stdout: 'failed', stderr: '', timedOut: false }) === 'RUNTIME_ERROR';
-const sameOutcome = (got: Outcome, expected: Outcome, exitCode: number | null) =>
-  got === expected || (!EXIT_CODE_FIRST && expected === 'RUNTIME_ERROR' && got === 'WRONG_ANSWER' && exitCode !== 0);
-
 /** Late output of a hostile program (a timer, an exit hook) carries this; no other program may show it. */
 export const LATE = 'LATE-OUTPUT';
 /** A program that prints a line or two leaves no more than this on a stream (no leftover of another run). */
@@ -41,7 +30,7 @@ export async function runSequence(executor: Executor, language: LanguageId, step
     const result: RunResult = await executor.run({ language, program: step.program, timeoutMs: TIME_LIMIT_MS });
     const outcome = judgeRun(language, result);
     const tail = `exit=${result.exitCode} stdout=${JSON.stringify(result.stdout.slice(0, 200))} stderr=${JSON.stringify(result.stderr.slice(-300))}`;
-    if (!sameOutcome(outcome, step.expected, result.exitCode)) problems.push(`#${i} ${step.name}: ${outcome}, expected ${step.expected} (${tail})`);
+    if (outcome !== step.expected) problems.push(`#${i} ${step.name}: ${outcome}, expected ${step.expected} (${tail})`);
     // The worker must have survived: a crash would replace the runtime and prove nothing.
     if (/benchtop: the .* (worker died|runtime crashed)/.test(result.stderr)) problems.push(`#${i} ${step.name}: the worker died (${tail})`);
     if (!step.program.includes(LATE) && (result.stdout + result.stderr).includes(LATE)) {
