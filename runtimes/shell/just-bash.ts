@@ -30,6 +30,9 @@ export interface ShellRuntimeOptions {
 
 export async function createShellRuntime(_options: ShellRuntimeOptions = {}): Promise<LanguageRuntime> {
   let queue: Promise<unknown> = Promise.resolve();
+  // just-bash loads some commands' dependencies on first use (printf: sprintf-js). Under Node the
+  // worker's lockdown forbids loading modules once the runtime is ready, so use them now.
+  await runProgram("printf '%s %d %.1f\\n' a 1 2.5 >/dev/null\n", 10_000);
   return {
     description: `just-bash ${JUST_BASH_VERSION} (bash 5.1 in TypeScript) with benchtop's bc`,
     run(program, timeoutMs) {
