@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { TOOLCHAIN_COMMANDS, runNative } from '../runtimes/native/process.ts';
+import { nativeBinary, runNative } from '../runtimes/native/process.ts';
 import { seededSample, stderrClass, type DifferentialRecord } from '../src/core/differential.ts';
 import type { LanguageId } from '../src/core/languages.ts';
 
@@ -78,5 +78,5 @@ for (const language of languages) {
   await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
   kept.sort((a, b) => a.path.localeCompare(b.path));
   await writeFile(`${values.out}/${language}.jsonl`, kept.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  console.log(`${language}: kept ${kept.length} of ${tried.n} tried (${candidates.length} candidates ≤ 8 KB; left out: ${tried.impure} input/files/clock/…, ${tried.failed} failed or no output natively, ${tried.unstable} not deterministic) [${TOOLCHAIN_COMMANDS[language]!.label}, source commit ${commit}]`);
+  console.log(`${language}: kept ${kept.length} of ${tried.n} tried (${candidates.length} candidates ≤ 8 KB; left out: ${tried.impure} input/files/clock/…, ${tried.failed} failed or no output natively, ${tried.unstable} not deterministic) [${nativeBinary(language).label}, source commit ${commit}]`);
 }

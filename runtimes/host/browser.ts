@@ -8,13 +8,14 @@ import type { Executor } from '../types';
 import { CATALOG, runtimeFilePath } from './catalog';
 import { WORKER_LANGUAGES } from './languages';
 import { createPoolExecutor, type WorkerHandle } from './pool';
+import { poolSizeFor } from './pool-size';
 import type { HostMessage, WorkerMessage } from './protocol';
 import { fetchRuntimeFiles, type RuntimeFile } from './runtime-files';
 import { RuntimeSandbox } from './sandbox';
 
 export interface BrowserExecutorOptions {
   onStatus?: (language: LanguageId, message: string) => void;
-  /** Workers per language (default: the number of cores, at least 2). */
+  /** Workers per language at most (default: the cores); each pool is also capped by memory (./pool-size.ts). */
   poolSize?: number;
 }
 
@@ -61,7 +62,9 @@ function spawnDirectWorker(language: LanguageId, onStatus?: (message: string) =>
 }
 
 export function createBrowserExecutor(options: BrowserExecutorOptions = {}): Executor & { describe(language: LanguageId): string } {
-  const size = options.poolSize ?? Math.max(2, navigator.hardwareConcurrency || 2);
+  // navigator.deviceMemory (Chromium: GB, rounded, at most 8) is all a page may know of memory; 4 GB without it.
+  const memory = ((navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4) * 1024 ** 3;
+  const size = (language: LanguageId) => poolSizeFor(language, navigator.hardwareConcurrency || 2, memory, options.poolSize);
   if (import.meta.env.DEV) {
     console.warn('benchtop (dev server): runtime workers run without the sandbox frame; build the app for the real walls (docs/security.md)');
     return createPoolExecutor({

@@ -5,6 +5,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { realpathSync } from 'node:fs';
+import { availableParallelism, freemem } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LanguageId } from '../../src/core/languages';
@@ -12,10 +13,12 @@ import type { Executor } from '../types';
 import { WORKER_LANGUAGES } from './languages';
 import { nodeModulesPath } from './node-files';
 import { createPoolExecutor, type WorkerHandle } from './pool';
+import { poolSizeFor } from './pool-size';
 import type { WorkerMessage } from './protocol';
 
 export interface NodeExecutorOptions {
   onStatus?: (language: LanguageId, message: string) => void;
+  /** Workers per language at most (default: the cores); each pool is also capped by memory (./pool-size.ts). */
   poolSize?: number;
   /** The bundled worker process; defaults to dist-node/worker-process.mjs (built by scripts/build-node.mjs). */
   workerUrl?: URL;
@@ -89,5 +92,7 @@ export function createNodeExecutor(options: NodeExecutorOptions = {}): Executor 
       },
     };
   };
-  return createPoolExecutor({ spawn, languages: WORKER_LANGUAGES, size: options.poolSize ?? 2, onStatus: options.onStatus });
+  // Memory the host can spare now: free memory, not total (other processes share the machine).
+  const size = (language: LanguageId) => poolSizeFor(language, availableParallelism(), freemem(), options.poolSize);
+  return createPoolExecutor({ spawn, languages: WORKER_LANGUAGES, size, onStatus: options.onStatus });
 }

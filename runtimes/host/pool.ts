@@ -19,8 +19,8 @@ export interface PoolOptions {
   /** Starts a worker for `language` (not yet initialised). */
   spawn: (language: LanguageId) => WorkerHandle;
   languages: readonly LanguageId[];
-  /** Workers per language. */
-  size: number;
+  /** Workers per language (at most): one figure for all, or per language (./pool-size.ts). */
+  size: number | ((language: LanguageId) => number);
   settings?: RuntimeSettings;
   onStatus?: (language: LanguageId, message: string) => void;
   /** Extra time before the host kills a worker; runtimes that stop themselves use the limit. */
@@ -51,11 +51,14 @@ class LanguagePool {
   /** Workers in a row that died before they were ready: past MAX_LOAD_DEATHS, the runtime is given up. */
   private loadDeaths = 0;
   description = '';
+  private readonly size: number;
 
   constructor(
     private readonly language: LanguageId,
     private readonly options: PoolOptions,
-  ) {}
+  ) {
+    this.size = typeof options.size === 'function' ? options.size(language) : options.size;
+  }
 
   run(request: RunRequest): Promise<RunResult> {
     if (this.loadError) return Promise.reject(new InfrastructureError(this.loadError));
@@ -74,7 +77,7 @@ class LanguagePool {
     // One worker loads at a time: on two cores, two Pyodides loading side by side would each take
     // twice as long, and the first result would come later. The next one starts when this is ready.
     const starting = this.slots.filter((s) => !s.ready).length;
-    if (starting === 0 && this.waiting.length > 0 && this.slots.length < this.options.size) this.startSlot();
+    if (starting === 0 && this.waiting.length > 0 && this.slots.length < this.size) this.startSlot();
   }
 
   private startSlot(): void {

@@ -1,97 +1,119 @@
 /**
  * Native runtime: runs a program the way the official sandbox does, as a new process per program
- * (`python3 test.py`, `node test.js`, `tsx test.ts`, …) in a fresh temporary directory. Node only.
- * Used as the reference that the in-browser runtimes are checked against, and by the benchmarks.
- * It is not a sandbox: run only trusted programs with it (the remote runner adds isolation).
+ * (`python3 test.py`, `node test.js`, `g++ -o test test.cpp && ./test`, …) in a fresh temporary
+ * directory. Node only. Used as the reference that the in-browser runtimes are checked against, and
+ * by the benchmarks. It is not a sandbox: run only trusted programs with it (the runner isolates).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LanguageId } from '../../src/core/languages';
 import { capOutput, type Executor, type RunRequest, type RunResult } from '../types';
+import { resolveBinary } from './binaries';
 
 interface NativeCommand {
-  label: string;
   file: string;
-  /** A build step run before `argv` (C++); its failure is the program's result, as officially. */
-  compile?: (file: string) => [string, ...string[]];
-  argv: (file: string) => [string, ...string[]];
+  /** The program on PATH (resolved to its real binary, see ./binaries.ts); null: this Node. */
+  binary: string | null;
+  /** Prints the version, e.g. ['--version']; its first non-empty line goes into the label. */
+  versionArgs: string[];
+  /** Steps run in order in the program's directory; a compile step's failure is a compile failure. */
+  steps: (bin: string) => Array<{ argv: [string, ...string[]]; compile?: boolean }>;
 }
-
-/** A compiler gets this long, outside the program's own time limit. */
-const COMPILE_TIMEOUT_MS = 60_000;
 
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
+/** The commands of SPEC §5 (runner/toolchains.ts runs the same ones inside its sandbox). */
 export const NATIVE_COMMANDS: Partial<Record<LanguageId, NativeCommand>> = {
-  python: { label: 'python3', file: 'test.py', argv: (f) => ['python3', f] },
-  javascript: { label: `node ${process.version}`, file: 'test.js', argv: (f) => [process.execPath, f] },
-  typescript: { label: `tsx (node ${process.version})`, file: 'test.ts', argv: (f) => [process.execPath, TSX, f] },
+  python: { file: 'test.py', binary: 'python3', versionArgs: ['--version'], steps: (b) => [{ argv: [b, 'test.py'] }] },
+  javascript: { file: 'test.js', binary: null, versionArgs: ['--version'], steps: (b) => [{ argv: [b, 'test.js'] }] },
+  typescript: { file: 'test.ts', binary: null, versionArgs: ['--version'], steps: (b) => [{ argv: [b, TSX, 'test.ts'] }] },
+  ruby: { file: 'test.rb', binary: 'ruby', versionArgs: ['--version'], steps: (b) => [{ argv: [b, 'test.rb'] }] },
+  php: { file: 'test.php', binary: 'php', versionArgs: ['--version'], steps: (b) => [{ argv: [b, '-d', 'zend.assertions=1', 'test.php'] }] },
+  r: { file: 'test.r', binary: 'Rscript', versionArgs: ['--version'], steps: (b) => [{ argv: [b, 'test.r'] }] },
+  perl: { file: 'test.pl', binary: 'perl', versionArgs: ['-e', 'print "perl $^V"'], steps: (b) => [{ argv: [b, 'test.pl'] }] },
+  shell: { file: 'test.sh', binary: 'bash', versionArgs: ['--version'], steps: (b) => [{ argv: [b, 'test.sh'] }] },
+  cpp: {
+    file: 'test.cpp', binary: 'g++', versionArgs: ['--version'],
+    steps: (b) => [{ argv: [b, '-o', 'test', 'test.cpp'], compile: true }, { argv: ['./test'] }],
+  },
 };
 
-/**
- * The Debian toolchains installed on the development machine, for the differential corpus
- * (scripts/differential-select.mts). Kept apart from NATIVE_COMMANDS, which the benchmarks and
- * the demo test iterate over.
- */
-export const TOOLCHAIN_COMMANDS: Partial<Record<LanguageId, NativeCommand>> = {
-  ...NATIVE_COMMANDS,
-  ruby: { label: 'ruby', file: 'test.rb', argv: (f) => ['ruby', f] },
-  php: { label: 'php', file: 'test.php', argv: (f) => ['php', f] },
-  r: { label: 'Rscript', file: 'test.R', argv: (f) => ['Rscript', f] },
-  perl: { label: 'perl', file: 'test.pl', argv: (f) => ['perl', f] },
-  shell: { label: 'bash', file: 'test.sh', argv: (f) => ['bash', f] },
-  cpp: { label: 'g++ -std=gnu++17', file: 'test.cpp', compile: (f) => ['g++', '-std=gnu++17', '-O1', '-o', 'test', f], argv: () => ['./test'] },
-};
+const labels = new Map<LanguageId, { bin: string; label: string }>();
 
-/** Runs one program as a process; the whole process group is killed at the time limit. */
-export async function runNative(request: RunRequest): Promise<RunResult> {
-  const command = TOOLCHAIN_COMMANDS[request.language];
-  if (!command) throw new Error(`no native command for ${request.language}`);
-  const dir = await mkdtemp(join(tmpdir(), 'benchtop-native-'));
-  try {
-    await writeFile(join(dir, command.file), request.program);
-    if (command.compile) {
-      const built = await spawnTimed(command.compile(command.file), dir, COMPILE_TIMEOUT_MS, command.label);
-      if (built.exitCode !== 0) return built;
-    }
-    return await spawnTimed(command.argv(command.file), dir, request.timeoutMs, command.label);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+/** The real binary used for a language and its version, e.g. "/usr/bin/python3.11 (Python 3.11.2)". */
+export function nativeBinary(language: LanguageId): { bin: string; label: string } {
+  const known = labels.get(language);
+  if (known) return known;
+  const command = NATIVE_COMMANDS[language];
+  if (!command) throw new Error(`no native command for ${language}`);
+  const bin = command.binary === null ? process.execPath : resolveBinary(command.binary);
+  // Some tools (older Rscript) print their version on stderr: read both streams.
+  const probe = spawnSync(bin, command.versionArgs, { encoding: 'utf8', timeout: 10_000 });
+  const version = `${probe.stdout ?? ''}\n${probe.stderr ?? ''}`.split('\n').find((l) => l.trim())?.trim() ?? 'version unknown';
+  const tool = language === 'typescript' ? `tsx on ${bin}` : bin;
+  const entry = { bin, label: `${tool} (${version})` };
+  labels.set(language, entry);
+  return entry;
 }
 
-function spawnTimed([exe, ...args]: [string, ...string[]], dir: string, timeoutMs: number, label: string): Promise<RunResult> {
-  const started = performance.now();
-  return new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(exe, args, { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
+interface StepResult { code: number | null; timedOut: boolean }
+
+/** Runs one process; the whole process group is killed at the deadline. */
+function runStep(argv: [string, ...string[]], cwd: string, deadline: number, out: Buffer[], err: Buffer[]): Promise<StepResult> {
+  const [exe, ...args] = argv;
+  return new Promise<StepResult>((resolve, reject) => {
+    const child = spawn(exe, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
-    }, timeoutMs);
+    }, Math.max(0, deadline - performance.now()));
     child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const stdout = capOutput(Buffer.concat(out).toString('utf8'));
-      const stderr = capOutput(Buffer.concat(err).toString('utf8'));
-      resolve({
-        exitCode: timedOut ? null : code,
-        stdout: stdout.text,
-        stderr: stderr.text,
-        timedOut,
-        truncated: stdout.truncated || stderr.truncated,
-        durationMs: performance.now() - started,
-        runtime: `native ${label}`,
-      });
-    });
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, timedOut }); });
   });
+}
+
+export async function runNative(request: RunRequest): Promise<RunResult> {
+  const command = NATIVE_COMMANDS[request.language];
+  if (!command) throw new Error(`no native command for ${request.language}`);
+  const { bin, label } = nativeBinary(request.language);
+  const dir = await mkdtemp(join(tmpdir(), 'benchtop-native-'));
+  try {
+    await writeFile(join(dir, command.file), request.program);
+    const started = performance.now();
+    const deadline = started + request.timeoutMs;
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let result: StepResult = { code: 0, timedOut: false };
+    let compileFailed = false;
+    let compileTimedOut = false;
+    for (const step of command.steps(bin)) {
+      result = await runStep(step.argv, dir, deadline, out, err);
+      if (step.compile && result.timedOut) compileTimedOut = true;
+      else if (step.compile && result.code !== 0) compileFailed = true;
+      if (result.timedOut || result.code !== 0) break;
+    }
+    const stdout = capOutput(Buffer.concat(out).toString('utf8'));
+    const stderr = capOutput(Buffer.concat(err).toString('utf8'));
+    return {
+      exitCode: result.timedOut ? null : result.code,
+      stdout: stdout.text,
+      stderr: stderr.text,
+      timedOut: result.timedOut && !compileTimedOut,
+      ...(compileFailed ? { compileFailed } : {}),
+      ...(compileTimedOut ? { compileTimedOut } : {}),
+      truncated: stdout.truncated || stderr.truncated,
+      durationMs: performance.now() - started,
+      runtime: `native ${label}`,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export function createNativeExecutor(): Executor {

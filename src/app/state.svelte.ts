@@ -284,7 +284,8 @@ export class AppState {
     return this.demoMulti;
   }
   mode = $state<ExtractionMode>('compat');
-  concurrency = $state(2);
+  /** Programs in parallel with the canonical/recorded models: one per core (the input allows 1–16). */
+  concurrency = $state(Math.min(16, Math.max(1, globalThis.navigator?.hardwareConcurrency || 2)));
   /** Per-run time limit in seconds; null = the official limit of each language. */
   timeLimitSeconds = $state<number | null>(null);
   /** Samples per problem (n): pass@k for each k ≤ n among 1, 5, 10. */

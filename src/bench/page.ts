@@ -57,7 +57,7 @@ const api = {
   chart(rows: ChartRow[]): string {
     const svg = Plot.plot({
       title: 'Median time per test run (ms, log scale): benchtop warm worker vs a new native process',
-      width: 760,
+      width: 1040,
       height: 340,
       marginLeft: 60,
       marginBottom: 50,

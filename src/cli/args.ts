@@ -1,4 +1,5 @@
 /** Command-line arguments of `npm run eval`. */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ExtractionMode } from '../core/extract';
 import type { FeedbackSource } from '../core/feedback';
@@ -139,7 +140,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         difficulty: { type: 'string' },
         limit: { type: 'string' },
         mode: { type: 'string', default: 'compat' },
-        concurrency: { type: 'string', default: '2' },
+        concurrency: { type: 'string' },
         timeout: { type: 'string' },
         out: { type: 'string' },
         runner: { type: 'string', multiple: true },
@@ -216,7 +217,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     difficulties,
     limit: positiveInteger('limit', values.limit, true),
     mode: values.mode,
-    concurrency: positiveInteger('concurrency', values.concurrency)!,
+    // Default: one problem per core (each language's worker pool is further capped by memory).
+    concurrency: positiveInteger('concurrency', values.concurrency) ?? availableParallelism(),
     timeoutSeconds: timeout,
     out: values.out,
     runners,

@@ -22,7 +22,8 @@ export interface CliRuntimeOptions extends RunnerOptions {
 }
 
 export async function createCliExecutor(options: CliRuntimeOptions): Promise<Executor> {
-  const local = createNodeExecutor({ poolSize: Math.max(2, options.concurrency) });
+  // As many workers per language as problems in parallel, capped by memory (runtimes/host/pool-size.ts).
+  const local = createNodeExecutor({ poolSize: options.concurrency });
   // Routed even without a runner: `auto` skips in-page runtimes whose agreement is too low.
   if (!options.runners.length) return createRoutedExecutor({ local, remote: null });
   let remote: RemoteExecutor;

@@ -1,8 +1,9 @@
 /**
  * `npm run bench` must not break unnoticed (issue #16 §0: it once measured everything and then died
  * on a renamed runtime file before printing its report). This runs the real bench end to end on
- * its smallest setting (one round, a short soak) into a temporary folder, and checks that it
- * printed its documented last line and wrote a report with a row per measured language. It asserts
+ * its smallest setting (two languages, one round, a short soak) into a temporary folder, and checks
+ * that it printed its documented last line and wrote a report with a row for exactly the languages
+ * chosen by BENCH_LANGUAGES, each naming the real native binary it ran. It asserts
  * no speed: the figures themselves come from the full `npm run bench` (docs/bench.md).
  */
 import { execFile } from 'node:child_process';
@@ -21,14 +22,19 @@ it('npm run bench finishes on its smallest setting and prints its report', async
   expect(existsSync(join(root, 'dist/bench.html')), 'run `npm run build` first').toBe(true);
   const { stdout } = await promisify(execFile)(process.execPath, ['dist-node/bench.mjs'], {
     cwd: root,
-    env: { ...process.env, BENCH_ROUNDS: '1', BENCH_SOAK: '40', BENCH_OUT: out },
+    // Python (Pyodide) and Shell: a heavy and a light runtime, two different native commands.
+    env: { ...process.env, BENCH_ROUNDS: '1', BENCH_SOAK: '40', BENCH_OUT: out, BENCH_LANGUAGES: 'python,shell' },
     maxBuffer: 16 * 1024 * 1024,
     timeout: 600_000,
   });
   const last = stdout.trim().split('\n').at(-1) ?? '';
   expect(last).toMatch(/^speedup vs native process-per-test \(geometric mean over languages\): \d+(\.\d+)?x$/);
   const report = readFileSync(join(out, 'bench.md'), 'utf8');
-  for (const language of ['Python', 'JavaScript', 'TypeScript']) expect(report).toMatch(new RegExp(`^\\| ${language} \\|`, 'm'));
+  const rows = [...report.matchAll(/^\| (\w+) \| \d+ \| `([^`]+)` \|/gm)].map((m) => [m[1], m[2]]);
+  expect(rows.map(([language]) => language)).toEqual(['Python', 'Shell']);
+  // The native side names an absolute path to a real binary and its version, never a bare name.
+  for (const [, command] of rows) expect(command).toMatch(/^\/\S+ \(.*\d+\.\d+.*\)$/);
+  expect(report).toContain('(geometric mean over Python, Shell)');
   // Every runtime's download size comes from the files the build actually laid out.
   expect(report).toMatch(/Python: .*\| \d+(\.\d+)? MB/);
   expect(existsSync(join(out, 'bench.svg'))).toBe(true);

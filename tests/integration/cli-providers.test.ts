@@ -54,7 +54,8 @@ beforeEach(() => mock.reset());
 
 const providerArgs = (kind: Kind, out: string, ...more: string[]) => [
   '--data', `${mock.url}/data/demo.jsonl`, '--model', `${kind}:mock-coder`, '--base-url', mock.baseUrl(kind), '--timeout', '3', '--out', out,
-  '--languages', WORKER_LANGUAGES.join(','), ...more,
+  // Concurrency fixed at 2 (the default is the machine's cores): the refused-key case counts requests in flight.
+  '--languages', WORKER_LANGUAGES.join(','), '--concurrency', '2', ...more,
 ];
 
 /** Every header of every request that holds the key, as "kind header". */
