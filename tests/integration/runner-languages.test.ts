@@ -16,7 +16,12 @@ import { get, post, startTestRunner } from './runner-helpers';
 interface Case {
   solution: string;
   tests: string;
-  /** Wrong solutions and the outcome each must get. */
+  /**
+   * Wrong solutions and the outcome each must get under SPEC §4 (corrected 2026-12-01): every
+   * failed check here ends the official command with a non-zero exit (an uncaught assertion, a
+   * failing `raco test`, JUnit's launcher exiting 1), and the exit code comes before the error
+   * substrings, so each is RUNTIME_ERROR.
+   */
   wrong: Array<[string, Outcome]>;
 }
 
@@ -36,17 +41,17 @@ const CASES: Record<LanguageId, Case> = {
   python: {
     solution: 'def add(a, b):\n    return a + b',
     tests: 'def test():\n    assert add(2, 3) == 5\n\nif __name__ == "__main__":\n    test()',
-    wrong: [['def add(a, b):\n    return a - b', 'WRONG_ANSWER'], ['def add(a, b):\n    return a +', 'RUNTIME_ERROR']],
+    wrong: [['def add(a, b):\n    return a - b', 'RUNTIME_ERROR'], ['def add(a, b):\n    return a +', 'RUNTIME_ERROR']],
   },
   javascript: {
     solution: 'function add(a, b) { return a + b; }',
     tests: "const assert = require('assert');\nfunction demoTesting() { assert.strictEqual(add(2, 3), 5); }",
-    wrong: [['function add(a, b) { return a - b; }', 'WRONG_ANSWER']],
+    wrong: [['function add(a, b) { return a - b; }', 'RUNTIME_ERROR']],
   },
   typescript: {
     solution: 'function add(a: number, b: number): number { return a + b; }',
     tests: "const assert = require('assert');\nfunction demoTesting() { assert.strictEqual(add(2, 3), 5); }\ndemoTesting();",
-    wrong: [['function add(a: number, b: number): number { return a * b; }', 'WRONG_ANSWER']],
+    wrong: [['function add(a: number, b: number): number { return a * b; }', 'RUNTIME_ERROR']],
   },
   shell: {
     solution: 'add() { echo $(( $1 + $2 )); }',
@@ -56,7 +61,7 @@ const CASES: Record<LanguageId, Case> = {
   perl: {
     solution: 'sub add { my ($a, $b) = @_; return $a + $b; }',
     tests: 'die "Test failed\\n" unless add(2, 3) == 5;\nprint "ok\\n";',
-    wrong: [['sub add { my ($a, $b) = @_; return $a - $b; }', 'WRONG_ANSWER']],
+    wrong: [['sub add { my ($a, $b) = @_; return $a - $b; }', 'RUNTIME_ERROR']],
   },
   ruby: {
     solution: 'def add(a, b)\n  a + b\nend',
@@ -66,7 +71,7 @@ const CASES: Record<LanguageId, Case> = {
   php: {
     solution: '<?php\nfunction add($a, $b) { return $a + $b; }\n?>',
     tests: '<?php\nassert(add(2, 3) === 5);\necho "ok\\n";\n?>',
-    wrong: [['<?php\nfunction add($a, $b) { return $a - $b; }\n?>', 'WRONG_ANSWER']],
+    wrong: [['<?php\nfunction add($a, $b) { return $a - $b; }\n?>', 'RUNTIME_ERROR']],
   },
   r: {
     solution: 'add <- function(a, b) a + b',
@@ -76,7 +81,7 @@ const CASES: Record<LanguageId, Case> = {
   racket: {
     solution: '#lang racket\n(define (add a b) (+ a b))',
     tests: '(require rackunit)\n(check-equal? (add 2 3) 5)',
-    wrong: [['#lang racket\n(define (add a b) (- a b))', 'WRONG_ANSWER']],
+    wrong: [['#lang racket\n(define (add a b) (- a b))', 'RUNTIME_ERROR']],
   },
   elixir: {
     solution: 'defmodule Calc do\n  def add(a, b), do: a + b\nend',
@@ -86,7 +91,7 @@ const CASES: Record<LanguageId, Case> = {
   julia: {
     solution: 'add(a, b) = a + b',
     tests: 'using Test\n@assert add(2, 3) == 5',
-    wrong: [['add(a, b) = a - b', 'WRONG_ANSWER']],
+    wrong: [['add(a, b) = a - b', 'RUNTIME_ERROR']],
   },
   cpp: {
     solution: 'int add(int a, int b) { return a + b; }\nint main() { return 0; }',
@@ -97,20 +102,20 @@ const CASES: Record<LanguageId, Case> = {
     solution: 'public class Solution {\n    public static int add(int a, int b) { return a + b; }\n}',
     tests: JAVA_TESTS,
     wrong: [
-      ['public class Solution {\n    public static int add(int a, int b) { return a - b; }\n}', 'WRONG_ANSWER'],
+      ['public class Solution {\n    public static int add(int a, int b) { return a - b; }\n}', 'RUNTIME_ERROR'],
       ['public class Solution {\n    public static int add(int a, int b) { return a + }\n}', 'COMPILATION_ERROR'],
-      ['public class Solution {\n    public static int add(int a, int b) { throw new IllegalStateException("no"); }\n}', 'WRONG_ANSWER'],
+      ['public class Solution {\n    public static int add(int a, int b) { throw new IllegalStateException("no"); }\n}', 'RUNTIME_ERROR'],
     ],
   },
   kotlin: {
     solution: 'fun add(a: Int, b: Int): Int = a + b',
     tests: 'fun main() {\n    if (add(2, 3) != 5) throw AssertionError("Test failed")\n    println("ok")\n}\nmain()',
-    wrong: [['fun add(a: Int, b: Int): Int = a - b', 'WRONG_ANSWER']],
+    wrong: [['fun add(a: Int, b: Int): Int = a - b', 'RUNTIME_ERROR']],
   },
   scala: {
     solution: 'def add(a: Int, b: Int): Int = a + b',
     tests: 'assert(add(2, 3) == 5)',
-    wrong: [['def add(a: Int, b: Int): Int = a - b', 'WRONG_ANSWER']],
+    wrong: [['def add(a: Int, b: Int): Int = a - b', 'RUNTIME_ERROR']],
   },
   go: {
     solution: 'package main\n\nimport "strings"\n\nfunc Shout(s string) string { return strings.ToUpper(s) + "!" }',
@@ -125,17 +130,17 @@ const CASES: Record<LanguageId, Case> = {
   csharp: {
     solution: 'public class Calc {\n    public static int Add(int a, int b) => a + b;\n}',
     tests: 'public class Program {\n    public static void Main() {\n        System.Diagnostics.Debug.Assert(Calc.Add(2, 3) == 5);\n        if (Calc.Add(2, 3) != 5) throw new Exception("Assertion failed");\n    }\n}',
-    wrong: [['public class Calc {\n    public static int Add(int a, int b) => a - b;\n}', 'WRONG_ANSWER']],
+    wrong: [['public class Calc {\n    public static int Add(int a, int b) => a - b;\n}', 'RUNTIME_ERROR']],
   },
   dart: {
     solution: 'int add(int a, int b) => a + b;',
     tests: 'void main() {\n  assert(add(2, 3) == 5);\n}',
-    wrong: [['int add(int a, int b) => a - b;', 'WRONG_ANSWER']],
+    wrong: [['int add(int a, int b) => a - b;', 'RUNTIME_ERROR']],
   },
   swift: {
     solution: 'func add(_ a: Int, _ b: Int) -> Int { return a + b }',
     tests: 'assert(add(2, 3) == 5)',
-    wrong: [['func add(_ a: Int, _ b: Int) -> Int { return a - b }', 'WRONG_ANSWER']],
+    wrong: [['func add(_ a: Int, _ b: Int) -> Int { return a - b }', 'RUNTIME_ERROR']],
   },
 };
 
