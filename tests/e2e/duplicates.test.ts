@@ -107,7 +107,8 @@ describe('repeated questions in Chromium', () => {
 
     // An answers file in the official format (no ids): its copies are matched in order, each to its own.
     await page.getByTestId('answers-file').setInputFiles({ name: 'answers.jsonl', mimeType: 'text/plain', buffer: jsonl([bad, bad, good]) });
-    expect(await page.getByTestId('model-select').inputValue()).toBe('answers-file');
+    // The file is read asynchronously; the source switches once it has been parsed.
+    await expect.poll(() => page.getByTestId('model-select').inputValue()).toBe('answers-file');
     expect(await runAndRead(() => page.getByTestId('run-button').click())).toBe('Pass@1: 33.3% (1/3)');
   });
 
