@@ -3,7 +3,7 @@
  * jq, … over an in-memory file system), run as `bash test.sh` would: a fresh shell and file
  * system per program, test.sh in the working directory. It needs no files and no network.
  *
- * Closer to GNU bash and the official image: benchtop adds `bc` (./bc.ts), GNU-style `sort`,
+ * Closer to GNU bash and the official image: benchtop adds `bc` (./bc/), GNU-style `sort`,
  * `uniq -c`, `mktemp`, `trap … EXIT` and option parsing for `paste`/`xargs` (./commands.ts), and
  * rewrites a few constructs that just-bash's interpreter gets wrong (./transform.ts). The program
  * runs as just-bash's top-level script (the rewrites apply there), with $0 = test.sh.
