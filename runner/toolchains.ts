@@ -4,17 +4,10 @@
  * itself (spliced) and its outcome come from src/core/rules; this table only says how to execute.
  */
 import type { LanguageId } from '../src/core/languages';
-import type { Limits } from './sandbox';
+import type { Limits, SandboxJob } from './sandbox';
 
-export interface LanguageJob {
-  files: Record<string, string>;
-  setup?: string[];
-  compile?: string;
-  run: string;
-  collect?: string;
-  env?: Record<string, string>;
-  limits?: Partial<Limits>;
-}
+/** A language's program as files and shell steps; the sandbox adds binds, time limit and slot. */
+export type LanguageJob = Pick<SandboxJob, 'files' | 'setup' | 'compile' | 'run' | 'collect' | 'env' | 'limits'>;
 
 export interface JobContext {
   /** The version probe's output. */
@@ -57,12 +50,18 @@ const single = (file: string, run: string, extra: Partial<LanguageJob> = {}) => 
   ...extra,
 });
 
+/** A language run as one file by the command shown (written once, so what is shown is what runs). */
+const script = (file: string, shown: Omit<Toolchain, 'job'>, extra: Partial<LanguageJob> = {}): Toolchain => ({
+  ...shown,
+  job: single(file, shown.command, extra),
+});
+
 const firstLine = (cmd: string) => `${cmd} 2>&1 | head -n 1`;
 
 /** The `go` directive of go.mod must name the installed version, or newer syntax is refused. */
-function goModVersion(version: string): string {
+function goMod(version: string): string {
   const m = /go(\d+\.\d+)/.exec(version);
-  return m ? m[1]! : '1.19';
+  return `module sandbox\n\ngo ${m ? m[1]! : '1.19'}\n`;
 }
 
 /**
@@ -118,6 +117,8 @@ func TestWarm(t *testing.T) {}
 
 const GO_ENV = { GOCACHE: '/home/sandbox/.cache/go-build', GOPATH: '/home/sandbox/go', GOPROXY: 'off', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOTELEMETRY: 'off' };
 
+const CARGO_ENV = { CARGO_HOME: '/home/sandbox/.cargo', CARGO_INCREMENTAL: '0', CARGO_TERM_COLOR: 'never' };
+
 /** Offline crates: Debian's librust-*-dev sources as a directory source (RUNNER_CARGO_REGISTRY). */
 const cargoConfig = (registry: string) => `[source.crates-io]
 replace-with = "benchtop-offline"
@@ -141,72 +142,62 @@ const CSPROJ = `<Project Sdk="Microsoft.NET.Sdk">
 `;
 
 export const TOOLCHAINS: Record<LanguageId, Toolchain> = {
-  python: {
+  python: script('test.py', {
     requires: ['python3'],
     command: 'python3 test.py', version: 'python3 --version', official: 'Python 3.11',
     install: 'python3 (Debian: apt-get install python3)',
-    job: single('test.py', 'python3 test.py'),
-  },
-  javascript: {
+  }),
+  javascript: script('test.js', {
     requires: ['node'],
     command: 'node test.js', version: 'node --version', official: 'Node 18',
     install: 'Node.js (Debian: apt-get install nodejs)',
-    job: single('test.js', 'node test.js', { env: NODE_ENV, limits: V8_LIMITS }),
-  },
+  }, { env: NODE_ENV, limits: V8_LIMITS }),
   typescript: {
     requires: ['node'],
     command: 'tsx test.ts', version: 'node "$BENCHTOP_NODE_MODULES/tsx/dist/cli.mjs" --version | tr "\\n" " "', official: 'tsx (npx) on Node 18',
     install: 'Node.js and the tsx npm package (npm install tsx)',
     job: single('test.ts', 'node "$BENCHTOP_NODE_MODULES/tsx/dist/cli.mjs" test.ts', { env: NODE_ENV, limits: V8_LIMITS }),
   },
-  shell: {
+  shell: script('test.sh', {
     requires: ['bash', 'bc', 'jq'],
     command: 'bash test.sh', version: firstLine('bash --version'), official: 'bash 5.1 with bc and jq',
     install: 'bash, bc and jq (Debian: apt-get install bash bc jq)',
-    job: single('test.sh', 'bash test.sh'),
-  },
-  perl: {
+  }),
+  perl: script('test.pl', {
     requires: ['perl'],
     command: 'perl test.pl', version: `perl -e 'print "perl $^V"'`, official: 'Perl 5.34',
     install: 'perl (Debian: apt-get install perl)',
-    job: single('test.pl', 'perl test.pl'),
-  },
-  ruby: {
+  }),
+  ruby: script('test.rb', {
     requires: ['ruby'],
     command: 'ruby test.rb', version: 'ruby --version', official: 'Ruby 3.0',
     install: 'ruby (Debian: apt-get install ruby)',
-    job: single('test.rb', 'ruby test.rb'),
-  },
-  php: {
+  }),
+  php: script('test.php', {
     requires: ['php'],
     command: 'php -d zend.assertions=1 test.php', version: firstLine('php --version'), official: 'PHP 8.1 (zend.assertions=1)',
     install: 'php-cli (Debian: apt-get install php-cli)',
-    job: single('test.php', 'php -d zend.assertions=1 test.php'),
-  },
-  r: {
+  }),
+  r: script('test.r', {
     requires: ['Rscript'],
     command: 'Rscript test.r', version: firstLine('Rscript --version'), official: 'R 4.1',
     install: 'R (Debian: apt-get install r-base-core)',
-    job: single('test.r', 'Rscript test.r'),
-  },
-  racket: {
+  }),
+  racket: script('test.rkt', {
     requires: ['racket', 'raco'],
     command: 'raco test test.rkt', version: 'racket --version', official: 'Racket 8.2',
     install: 'Racket (Debian: apt-get install racket)',
-    job: single('test.rkt', 'raco test test.rkt'),
-  },
-  elixir: {
+  }),
+  elixir: script('test.ex', {
     requires: ['elixir'],
     command: 'elixir test.ex', version: 'elixir --version 2>&1 | tail -n 1', official: 'Elixir 1.12 (OTP 24)',
     install: 'Elixir (Debian: apt-get install elixir)',
-    job: single('test.ex', 'elixir test.ex'),
-  },
-  julia: {
+  }),
+  julia: script('test.jl', {
     requires: ['julia'],
     command: 'julia test.jl', version: 'julia --version', official: 'Julia 1.10',
     install: 'Julia 1.10 (not packaged by Debian 12: official tarball from julialang.org, julia on PATH)',
-    job: single('test.jl', 'julia test.jl'),
-  },
+  }),
   cpp: {
     requires: ['g++'],
     command: 'g++ -o test test.cpp && ./test', version: firstLine('g++ --version'), official: 'g++ 12 (gnu++17)',
@@ -227,32 +218,30 @@ export const TOOLCHAINS: Record<LanguageId, Toolchain> = {
       limits: JVM_LIMITS,
     }),
   },
-  kotlin: {
+  kotlin: script('test.kts', {
     requires: ['kotlinc', 'java'],
     command: 'kotlinc -script test.kts', version: 'kotlinc -version 2>&1 | tail -n 1', official: 'Kotlin 1.9',
     install: 'the Kotlin compiler (Debian: apt-get install kotlin; official: 1.9 from kotlinlang.org)',
-    job: single('test.kts', 'kotlinc -script test.kts', { env: { JAVA_OPTS: '-Xmx1g -Xss64m' }, limits: JVM_LIMITS }),
-  },
-  scala: {
+  }, { env: { JAVA_OPTS: '-Xmx1g -Xss64m' }, limits: JVM_LIMITS }),
+  // COURSIER_CACHE: Ammonite's dependencies, fetched when the image was built (runs have no network).
+  scala: script('test.sc', {
     requires: ['amm', 'java'],
     command: 'amm test.sc', version: firstLine('amm --version'), official: 'Scala 3.3 (Ammonite), JDK 17',
     install: 'Ammonite for Scala 3.3 (not packaged by Debian: the amm launcher from ammonite.io, on PATH) and a JDK',
-    // COURSIER_CACHE: Ammonite's dependencies, fetched when the image was built (runs have no network).
-    job: single('test.sc', 'amm test.sc', { env: { JAVA_OPTS: '-Xmx1g -Xss64m', COURSIER_CACHE: '/opt/coursier' }, limits: JVM_LIMITS }),
-  },
+  }, { env: { JAVA_OPTS: '-Xmx1g -Xss64m', COURSIER_CACHE: '/opt/coursier' }, limits: JVM_LIMITS }),
   go: {
     requires: ['go'],
     command: 'go test main_test.go', version: 'go version', official: 'Go 1.24',
     install: 'Go (Debian: apt-get install golang-go; official: 1.24 from go.dev)',
     job: (program, { version }) => ({
-      files: { 'go.mod': `module sandbox\n\ngo ${goModVersion(version)}\n`, 'main_test.go': program },
-      // Standard packages compiled once at first use (`warm`): Go 1.20+ ships none precompiled.
+      files: { 'go.mod': goMod(version), 'main_test.go': program },
+    // Standard packages compiled once at first use (`warm`): Go 1.20+ ships none precompiled.
       setup: ['mkdir -p /home/sandbox/.cache && cp -R --preserve=timestamps "$BENCHTOP_CACHE/go-build" /home/sandbox/.cache/go-build'],
       run: 'go test main_test.go',
       env: GO_ENV,
     }),
     warm: ({ version }) => ({
-      files: { 'go.mod': `module sandbox\n\ngo ${goModVersion(version)}\n`, 'main_test.go': GO_WARM_TEST },
+      files: { 'go.mod': goMod(version), 'main_test.go': GO_WARM_TEST },
       run: 'go test main_test.go && cp -R --preserve=timestamps /home/sandbox/.cache/go-build "$BENCHTOP_CACHE_OUT"/',
       env: GO_ENV,
     }),
@@ -265,15 +254,15 @@ export const TOOLCHAINS: Record<LanguageId, Toolchain> = {
     install: 'Rust (cargo, rustc) and the crates rand, regex and md5 as an offline directory source (Debian: apt-get install cargo librust-rand-dev librust-regex-dev librust-md5-dev; RUNNER_CARGO_REGISTRY names another directory)',
     job: (program, { cargoRegistry, version }) => ({
       files: { 'Cargo.toml': cargoToml(version), 'src/main.rs': program, '.cargo/config.toml': cargoConfig(cargoRegistry) },
-      // Dependencies compiled once at start-up (`warm`), copied in with their time stamps.
+    // Dependencies compiled once at start-up (`warm`), copied in with their time stamps.
       setup: ['cp -R --preserve=timestamps "$BENCHTOP_CACHE/target" ./target', 'cp "$BENCHTOP_CACHE/Cargo.lock" ./Cargo.lock'],
       run: 'cargo test',
-      env: { CARGO_HOME: '/home/sandbox/.cargo', CARGO_INCREMENTAL: '0', CARGO_TERM_COLOR: 'never' },
+      env: CARGO_ENV,
     }),
     warm: ({ cargoRegistry, version }) => ({
       files: { 'Cargo.toml': cargoToml(version), 'src/main.rs': 'fn main() {}\n', '.cargo/config.toml': cargoConfig(cargoRegistry) },
       run: 'cargo test && rm -rf target/debug/deps/sandbox-* target/debug/.fingerprint/sandbox-* && cp -R --preserve=timestamps target Cargo.lock "$BENCHTOP_CACHE_OUT"/',
-      env: { CARGO_HOME: '/home/sandbox/.cargo', CARGO_INCREMENTAL: '0', CARGO_TERM_COLOR: 'never' },
+      env: CARGO_ENV,
     }),
   },
   csharp: {
@@ -287,16 +276,14 @@ export const TOOLCHAINS: Record<LanguageId, Toolchain> = {
       limits: JVM_LIMITS,
     }),
   },
-  dart: {
+  dart: script('test.dart', {
     requires: ['dart'],
     command: 'dart run --enable-asserts test.dart', version: 'dart --version 2>&1', official: 'Dart 3',
     install: 'the Dart SDK (not packaged by Debian 12: dart.dev, dart on PATH)',
-    job: single('test.dart', 'dart run --enable-asserts test.dart', { limits: JVM_LIMITS }),
-  },
-  swift: {
+  }, { limits: JVM_LIMITS }),
+  swift: script('test.swift', {
     requires: ['swift'],
     command: 'swift test.swift', version: firstLine('swift --version'), official: 'Swift 5.9',
     install: 'Swift 5.9 (not packaged by Debian 12: swift.org toolchain, swift on PATH)',
-    job: single('test.swift', 'swift test.swift', { limits: JVM_LIMITS }),
-  },
+  }, { limits: JVM_LIMITS }),
 };
