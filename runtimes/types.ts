@@ -1,5 +1,5 @@
 /**
- * The one runtime interface (DESIGN.md): a runtime gets a complete, already spliced program and
+ * The one runtime interface (docs/architecture.md): a runtime gets a complete, already spliced program and
  * a time limit, and reports what happened. It never decides pass or fail (src/core/rules does).
  */
 import type { LanguageId } from '../src/core/languages';

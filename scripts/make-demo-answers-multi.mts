@@ -4,7 +4,7 @@
 // full tests, 3 s limit) and its outcomes are written into its `expected` field; the tests compute
 // their expected figures from those fields.
 //
-//   npm run build:node && npx tsx scripts/make-demo-answers-multi.mts
+//   node scripts/build-node.mjs && npx tsx scripts/make-demo-answers-multi.mts
 //
 // Sample 0, turn 1 is the problem's answer in bench-data/demo-answers.jsonl, so the single-attempt
 // Pass@1 equals that file's. Right answers: that recorded answer when it passes, or the reference

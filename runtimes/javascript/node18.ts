@@ -10,7 +10,7 @@
  */
 import { parse } from 'acorn';
 
-/** Evaluated in each fresh context before node-env.js and the program. */
+/** Evaluated in each fresh context before node-env.generated.js and the program. */
 export const NODE18_INTRINSICS = `(() => {
   const drop = (target, names) => { for (const n of names) delete target[n]; };
   const TypedArray = Object.getPrototypeOf(Int8Array);

@@ -42,7 +42,7 @@ const SOAK_LANGUAGES: readonly LanguageId[] = (() => {
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SOAK_PROBLEMS = Number(process.env.BENCH_SOAK ?? 2000);
-/** Where the report goes: docs/ for the real figures, elsewhere for CI's smoke run (tests/integration/bench-smoke.test.ts). */
+/** Where the report goes: docs/ for the real figures, elsewhere for CI's smoke run (tests/e2e/bench-smoke.test.ts). */
 const OUT_DIR = (process.env.BENCH_OUT ?? 'docs').replace(/\/$/, '');
 const TIMEOUT_MS = 30_000;
 

@@ -1,5 +1,5 @@
 /**
- * Persistence of runs behind one interface (DESIGN.md): the browser keeps runs in IndexedDB
+ * Persistence of runs behind one interface (docs/architecture.md): the browser keeps runs in IndexedDB
  * (indexeddb.ts), tests and pages without IndexedDB keep them in memory (memory.ts); the CLI
  * keeps its own JSONL journal (src/cli/journal.ts) with the same rule: every answer is stored
  * before it is evaluated and every result as soon as it exists, keyed by (run, problem, sample,

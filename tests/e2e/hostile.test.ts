@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTACKS, hostileJsonl } from '../../bench-data/hostile/attacks';
+import { ATTACKS, hostileJsonl } from '../support/hostile/attacks';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const TIME_LIMIT_SECONDS = 4;

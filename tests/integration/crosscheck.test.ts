@@ -14,7 +14,7 @@ import type { StartedRunner } from '../../runner/runner';
 import { crossCheck, crossCheckPrograms } from '../../src/core/crosscheck';
 import { parseDataset } from '../../src/core/records';
 import { parseAnswers } from '../../src/models/replay';
-import { startTestRunner } from './runner-helpers';
+import { startTestRunner } from '../support/runner-helpers';
 
 const { problems } = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8'));
 const answers = new Map(parseAnswers(readFileSync('bench-data/demo-answers.jsonl', 'utf8')).answers.filter((a) => a.id).map((a) => [a.id!, a.output]));

@@ -19,7 +19,7 @@ import { connectRemoteExecutor } from '../../runtimes/remote/executor';
 import { createRoutedExecutor, routeFor } from '../../runtimes/remote/routing';
 import type { SubmitResponse } from '../../runtimes/remote/protocol';
 import type { StartedRunner } from '../../runner/runner';
-import { startTestRunner } from './runner-helpers';
+import { startTestRunner } from '../support/runner-helpers';
 
 const record = (language: string, solution: string, demo: string, full = demo) => JSON.stringify({
   question: `${language}: ${solution.slice(0, 40)}`, canonical_solution: solution, demo_test_func: demo, full_test_func: full, language, difficulty: 'easy',

@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnvironment, type StartedRunner } from '../../runner/runner';
-import { startTestRunner } from './runner-helpers';
+import { startTestRunner } from '../support/runner-helpers';
 
 /** A raw request, so that Host, Origin and Content-Type are exactly what an attacker's page sends. */
 function send(url: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { prepareExecutor, type StartedRunner } from '../../runner/runner';
-import { BASE_CONFIG, startTestRunner, submit } from './runner-helpers';
+import { BASE_CONFIG, startTestRunner, submit } from '../support/runner-helpers';
 
 const UID_BASE = 62000;
 const SLOTS = 2;

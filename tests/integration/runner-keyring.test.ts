@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedRunner } from '../../runner/runner';
 import { KEYRING_SYSCALLS, keyringFilter } from '../../runner/seccomp';
-import { sharedExecutor, startTestRunner, submit } from './runner-helpers';
+import { sharedExecutor, startTestRunner, submit } from '../support/runner-helpers';
 
 // KEY_SPEC_SESSION_KEYRING, KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING
 const RINGS = [-3, -4, -5];

@@ -11,7 +11,7 @@ import type { Outcome } from '../../src/core/rules';
 import type { LanguagesResponse, RunnerLanguage } from '../../runtimes/remote/protocol';
 import type { StartedRunner } from '../../runner/runner';
 import { TOOLCHAINS } from '../../runner/toolchains';
-import { get, post, startTestRunner } from './runner-helpers';
+import { get, post, startTestRunner } from '../support/runner-helpers';
 
 interface Case {
   solution: string;

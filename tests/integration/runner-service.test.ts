@@ -12,7 +12,7 @@ import { normalizeLanguage } from '../../src/core/languages';
 import type { HealthResponse, LanguagesResponse, SpliceResponse, SubmitResponse } from '../../runtimes/remote/protocol';
 import { ConfigError, prepareExecutor } from '../../runner/runner';
 import type { StartedRunner } from '../../runner/runner';
-import { BASE_CONFIG, get, post, sharedExecutor, startTestRunner, submit } from './runner-helpers';
+import { BASE_CONFIG, get, post, sharedExecutor, startTestRunner, submit } from '../support/runner-helpers';
 
 const started: StartedRunner[] = [];
 const start = async (...args: Parameters<typeof startTestRunner>) => {

@@ -9,7 +9,7 @@
  */
 import { afterAll, describe, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import { cpp, r, ruby } from '../../bench-data/hostile/clean-slate-attacks';
+import { cpp, r, ruby } from '../support/hostile/clean-slate-attacks';
 import { expectCleanSlate } from './sequence';
 
 const executor = createNodeExecutor({ poolSize: 1 });

@@ -6,12 +6,12 @@
  * A program that prints 30 MB by a late path (timer, exit hook, END block, shutdown function) is
  * cut at its own cap, and the next program's output holds nothing of it. Ruby, R and C++:
  * clean-slate-vm.test.ts. The programs and their expected outcomes live in
- * bench-data/hostile/clean-slate-attacks.ts, shared with the eval set clean-slate.jsonl
+ * tests/support/hostile/clean-slate-attacks.ts, shared with the eval set clean-slate.jsonl
  * (hostile-eval.test.ts).
  */
 import { afterAll, describe, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import { javascript, perl, php, shell, typescript } from '../../bench-data/hostile/clean-slate-attacks';
+import { javascript, perl, php, shell, typescript } from '../support/hostile/clean-slate-attacks';
 import { expectCleanSlate } from './sequence';
 
 const executor = createNodeExecutor({ poolSize: 1 });

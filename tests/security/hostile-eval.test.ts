@@ -15,7 +15,7 @@ import { join, resolve as resolve_ } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNative } from '../../runtimes/native/process';
 import { judgeRun } from '../../src/core/rules';
-import { cleanSlateJsonl, cleanSlateRecords } from '../../bench-data/hostile/clean-slate-attacks';
+import { cleanSlateJsonl, cleanSlateRecords } from '../support/hostile/clean-slate-attacks';
 
 const DATA = resolve_('bench-data/hostile/clean-slate.jsonl');
 const records = cleanSlateRecords();

@@ -16,8 +16,8 @@ import { evaluateAll } from '../../src/core/engine';
 import { parseDataset } from '../../src/core/records';
 import { problemOutcome, type ProblemResult } from '../../src/core/results';
 import { replayOwnOutputModel } from '../../src/models/replay';
-import { ATTACKS, hostileJsonl } from '../../bench-data/hostile/attacks';
-import { HOST_ATTACK_KINDS, HOST_LANGUAGES, hostJsonl, hostProblems, type HostProblem, type HostTargets } from '../../bench-data/hostile/host-attacks';
+import { ATTACKS, hostileJsonl } from '../support/hostile/attacks';
+import { HOST_ATTACK_KINDS, HOST_LANGUAGES, hostJsonl, hostProblems, type HostProblem, type HostTargets } from '../support/hostile/host-attacks';
 
 const LIMIT_MS = 5000;
 /** Killing a Pyodide worker and reporting takes a moment beyond the limit; on a loaded 2-core CI machine, more. */

@@ -10,7 +10,7 @@ import { createNodeExecutor } from '../../runtimes/host/node';
 import { runNative } from '../../runtimes/native/process';
 import type { RunResult } from '../../runtimes/types';
 import { judgeRun } from '../../src/core/rules';
-import { PYTHON_ATTACKS as ATTACKS, PYTHON_RIGHT as RIGHT, PYTHON_SCHEDULER, PYTHON_WRONG as WRONG } from '../../bench-data/hostile/clean-slate-attacks';
+import { PYTHON_ATTACKS as ATTACKS, PYTHON_RIGHT as RIGHT, PYTHON_SCHEDULER, PYTHON_WRONG as WRONG } from '../support/hostile/clean-slate-attacks';
 
 const TIMEOUT_MS = 20_000;
 const executor = createNodeExecutor({ poolSize: 1 });

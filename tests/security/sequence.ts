@@ -9,7 +9,7 @@ import type { Executor, RunResult } from '../../runtimes/types';
 import { OUTPUT_LIMIT } from '../../runtimes/types';
 import type { LanguageId } from '../../src/core/languages';
 import { judgeRun, type Outcome } from '../../src/core/rules';
-import type { Step } from '../../bench-data/hostile/clean-slate-attacks';
+import type { Step } from '../support/hostile/clean-slate-attacks';
 
 export type { Step };
 

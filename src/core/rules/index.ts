@@ -1,5 +1,5 @@
 /**
- * The one splice-and-verdict module (DESIGN.md): browser, CLI and remote runner all call these
+ * The one splice-and-verdict module (docs/architecture.md): browser, CLI and remote runner all call these
  * functions, so they can never disagree on the program that runs or on its outcome.
  */
 import type { LanguageId } from '../languages';

@@ -3,12 +3,13 @@
 // late work behind (a timer, exit hook, END block, finalizer; some of it a 30 MB flood), then
 // known-wrong programs that must still fail and known-right ones that must still pass. Shared by
 // the executor-level tests (tests/security/clean-slate*.test.ts, python-isolation.test.ts) and
-// the eval set build.ts writes to clean-slate.jsonl (tests/security/hostile-eval.test.ts).
+// the eval set scripts/build-hostile-data.mts writes to bench-data/hostile/clean-slate.jsonl
+// (tests/security/hostile-eval.test.ts).
 // `expected`: SPEC §4 applied to what the real interpreter does with the program on its own, in a
 // new process (node 18+, bash 5, perl 5.3x, php 8.1, ruby 3, Rscript, g++; python3 is checked by
 // the tests themselves).
-import type { LanguageId } from '../../src/core/languages';
-import type { Outcome } from '../../src/core/rules';
+import type { LanguageId } from '../../../src/core/languages';
+import type { Outcome } from '../../../src/core/rules';
 
 export interface Step {
   /** What the program does (shown when it fails). */

@@ -1,8 +1,9 @@
 // Issue #12, finding 1: answers that reach for the machine that runs them. Under the CLI (Node)
 // every in-page language tries the same five things: run a host command, write a host file,
-// read a host file, read the CLI's environment, connect to a TCP listener. build.ts writes them
-// to host.jsonl, with a correct and a wrong control answer per language, as `canonical_solution`
-// (so `npm run eval -- --data bench-data/hostile/host.jsonl --model canonical` runs them).
+// read a host file, read the CLI's environment, connect to a TCP listener.
+// scripts/build-hostile-data.mts writes them to bench-data/hostile/host.jsonl, with a correct
+// and a wrong control answer per language, as `canonical_solution` (so
+// `npm run eval -- --data bench-data/hostile/host.jsonl --model canonical` runs them).
 //
 // How to read them: each attack checks that it worked and otherwise exits non-zero. So where it
 // is refused the run is RUNTIME_ERROR (SPEC §4 rule 3), or COMPILATION_ERROR where the C++

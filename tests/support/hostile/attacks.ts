@@ -1,6 +1,7 @@
 // Hostile answers: one per attack, for every in-browser language, each with the outcome it must
-// get. build.ts turns them into hostile.jsonl (a dataset whose `output` field is the answer, so
-// `--model replay` and the app's "Answers in the dataset" option both run it). The tests replace
+// get. scripts/build-hostile-data.mts turns them into bench-data/hostile/hostile.jsonl (a
+// dataset whose `output` field is the answer, so `--model replay` and the app's "Answers in the
+// dataset" option both run it). The tests replace
 // LISTENER with a local listener that counts every connection attempt (it must stay at 0).
 //
 // How to read them: each answer tries its attack first. If the attack worked, the program carries
