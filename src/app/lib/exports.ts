@@ -10,6 +10,7 @@ import { FEEDBACK_LIMIT } from '../../core/feedback';
 import { buildManifest } from '../../core/manifest';
 import { SYSTEM_PROMPT } from '../../core/prompt';
 import type { Problem } from '../../core/records';
+import { attemptsOf as attemptsOfProblem, orderAttempts } from '../../core/chains';
 import { resultKey, sampleOf, turnOf, type ProblemResult } from '../../core/results';
 import { costOf } from '../../models/usage';
 import { outputOf, resultFields, resultLine } from '../../core/result-file';
@@ -33,15 +34,13 @@ function attemptsOf(data: RunData, problem: Problem): ProblemResult[] {
     const r = data.results.get(problem.id);
     return r ? [r] : [];
   }
-  return [...data.results.values()].filter((r) => r.id === problem.id).sort((a, b) => sampleOf(a) - sampleOf(b) || turnOf(a) - turnOf(b));
+  return attemptsOfProblem(data.results.values(), problem.id);
 }
 
 /** Every result in input order of the problems, then by sample and turn. */
 function orderedResults(data: RunData): ProblemResult[] {
   if (!isMulti(data.run)) return data.problems.map((p) => data.results.get(p.id)).filter((r): r is ProblemResult => !!r);
-  const byId = new Map<string, ProblemResult[]>();
-  for (const r of data.results.values()) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
-  return data.problems.flatMap((p) => (byId.get(p.id) ?? []).sort((a, b) => sampleOf(a) - sampleOf(b) || turnOf(a) - turnOf(b)));
+  return orderAttempts(data.problems, data.results.values());
 }
 
 /**

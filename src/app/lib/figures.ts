@@ -1,12 +1,12 @@
 /**
  * The figures of a run beyond the headline Pass@1, computed by src/core only: the `pass@k: …`
  * lines, the `Pass@1 after turn t: …` lines (the same text as the CLI, from the same formatting
- * functions), whether each (problem, sample) chain is over, and the chart data.
+ * functions), and the chart data. Whether a (problem, sample) chain is over: src/core/chains.ts.
  */
 import { chartData, type ChartData } from '../../charts/data';
 import type { LanguageId } from '../../core/languages';
 import { metricLines as linesOf, pass1ByTurn, passAtK, reportedKs } from '../../core/passk';
-import { sampleOf, turnOf, type ProblemResult } from '../../core/results';
+import type { ProblemResult } from '../../core/results';
 import type { SubsetPlan } from '../../core/sample';
 import { uncertainty, uncertaintyLines } from '../../core/uncertainty';
 
@@ -30,27 +30,6 @@ export function metricLines(results: readonly ProblemResult[], shape: RunShape):
  */
 export function intervalLines(results: readonly ProblemResult[], shape: RunShape, plan?: SubsetPlan): string[] {
   return uncertaintyLines(uncertainty(results, { plan, ks: shape.samples > 1 ? reportedKs(shape.samples) : [], turn: shape.turns }), plan);
-}
-
-/** The latest result of each (problem, sample) chain, by `<id>#<sample>`. */
-export function chainEnds(results: Iterable<ProblemResult>): Map<string, ProblemResult> {
-  const last = new Map<string, ProblemResult>();
-  for (const r of results) {
-    const key = `${r.id}#${sampleOf(r)}`;
-    const seen = last.get(key);
-    if (!seen || turnOf(r) > turnOf(seen)) last.set(key, r);
-  }
-  return last;
-}
-
-/** A chain is over once a turn passed, its last turn ran, or a turn could not be evaluated. */
-export const chainOver = (last: ProblemResult, turns: number) => last.verdict !== 'failed' || turnOf(last) >= turns;
-
-/** How many (problem, sample) chains are over. */
-export function chainsDone(results: Iterable<ProblemResult>, turns: number): number {
-  let done = 0;
-  for (const r of chainEnds(results).values()) if (chainOver(r, turns)) done++;
-  return done;
 }
 
 /** The four charts' data for a run. */
