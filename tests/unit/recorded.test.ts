@@ -43,7 +43,7 @@ describe('the page store as an AnswerLog', () => {
   it('answers a kept attempt from the store and stores a new answer before handing it on', async () => {
     const store = await IndexedDbRunStore.open('benchtop-recorded-1');
     await store.createRun(run, problems);
-    const kept = new Map<string, StoredAnswer>([[resultKey(p.id, 1, 2), { output: 'kept s1t2', isCode: true, reasoning: 'why' }]]);
+    const kept = new Map<string, StoredAnswer>([[resultKey(p.id, 1, 2), { output: 'kept s1t2', isCode: true, reasoning: 'why', receivedAt: 1 }]]);
     const asked: string[] = [];
     const model = recordedModel(counting(asked), storeAnswerLog(store, 'r', kept, (e) => { throw e; }));
 
