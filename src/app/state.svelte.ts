@@ -16,7 +16,7 @@ import type { LanguageId } from '../core/languages';
 import { summarize, type Summary } from '../core/metrics';
 import { applyDuplicateChoice, DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type DuplicateChoice, type DuplicateGroup, type LoadedDataset, type LoadError, type Problem } from '../core/records';
 import { samplePerStratum } from '../core/sample';
-import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
+import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { canonicalModel } from '../models/canonical';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel, type RecordedAnswer } from '../models/replay';
 import { AuthenticationError, type Model } from '../models/types';
@@ -305,9 +305,9 @@ export class AppState {
   // ── run ────────────────────────────────────────────────────────────────────────────────────
   run = $state.raw<Run | null>(null);
   /** First attempts (sample 0, turn 1) of the current run, keyed by problem index: the headline figures. */
-  readonly results = new SvelteMap<number, ProblemResult>();
+  readonly results = new SvelteMap<number, AttemptResult>();
   /** Every result of the current run, keyed by resultKey(problem id, sample, turn). */
-  readonly attempts = new SvelteMap<string, ProblemResult>();
+  readonly attempts = new SvelteMap<string, AttemptResult>();
   /** Problems of the current run with an attempt that has started and not finished, with how many. */
   readonly inFlight = new SvelteMap<number, number>();
   /** Latest message of each runtime ("loading Pyodide (13 MB)…", "… ready"). */
@@ -432,7 +432,7 @@ export class AppState {
 
   summary: Summary = $derived(summarize([...this.results.values()]));
   /** Every result of the current run (every sample and turn). */
-  allResults: ProblemResult[] = $derived([...this.attempts.values()]);
+  allResults: AttemptResult[] = $derived([...this.attempts.values()]);
   /** The `pass@k: …` and `Pass@1 after turn t: …` lines of the shown run, exactly as the CLI prints them. */
   metricLines: string[] = $derived(this.run ? metricLines(this.allResults, this.run) : []);
   /** (problem, sample) chains of the shown run that are over, and how many it has. */
@@ -846,7 +846,7 @@ export class AppState {
     download(`${fileStem(data.run)}.${suffix}`, new Blob([text], { type }));
   }
 
-  private showRun(record: RunRecord, problems: Problem[], results: ProblemResult[], live: boolean): void {
+  private showRun(record: RunRecord, problems: Problem[], results: AttemptResult[], live: boolean): void {
     this.results.clear();
     this.attempts.clear();
     for (const r of results) this.noteResult(r);
@@ -881,7 +881,7 @@ export class AppState {
    * Evaluates `todo` (some of `problems`) for a stored run. Every answer is stored before it is
    * evaluated and every result as soon as it exists; answers already stored are reused.
    */
-  private async execute(record: RunRecord, problems: Problem[], todo: Problem[], answers: Map<string, StoredAnswer>, kept: ProblemResult[]): Promise<void> {
+  private async execute(record: RunRecord, problems: Problem[], todo: Problem[], answers: Map<string, StoredAnswer>, kept: AttemptResult[]): Promise<void> {
     const store = await this.history.ready;
     let executor: Executor;
     let built: { model: Model; prices?: Partial<Prices> };
@@ -1014,7 +1014,7 @@ export class AppState {
   }
 
   /** Shows one result: every attempt in `attempts`, a first attempt also in `results`. */
-  private noteResult(result: ProblemResult): void {
+  private noteResult(result: AttemptResult): void {
     this.attempts.set(resultKey(result.id, sampleOf(result), turnOf(result)), result);
     if (sampleOf(result) === 0 && turnOf(result) === 1) this.results.set(result.index, result);
   }

@@ -13,7 +13,7 @@ import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicate
 import { samplePerStratum, type SubsetPlan } from '../core/sample';
 import { uncertainty, uncertaintyLines } from '../core/uncertainty';
 import { chainKey } from '../core/chains';
-import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
+import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { meteredModel, type Meter } from '../models/meter';
 import { recordedModel } from '../models/recorded';
 import { AuthenticationError, type Model } from '../models/types';
@@ -51,7 +51,7 @@ async function readText(source: string): Promise<string> {
  * The --out lines of the engine's whole picture (stored turns and new ones, already in order): a
  * stored turn keeps its stored fields and answer, a new one is written from its result.
  */
-function outLines(problems: readonly Problem[], results: readonly ProblemResult[], plan: Plan, prior: PriorRun | undefined, keyed: boolean): string[] {
+function outLines(problems: readonly Problem[], results: readonly AttemptResult[], plan: Plan, prior: PriorRun | undefined, keyed: boolean): string[] {
   const byId = new Map(problems.map((p) => [p.id, p]));
   return results.map((r) => {
     const problem = byId.get(r.id)!;
@@ -125,7 +125,7 @@ async function main(options: CliOptions): Promise<void> {
     concurrency: options.concurrency, runners: options.runners, runnerToken: options.runnerToken ?? process.env.RUNNER_TOKEN, log: (line) => console.error(line),
   });
   try {
-    let results: ProblemResult[];
+    let results: AttemptResult[];
     try {
       // Every problem goes in: chains that are over come back as stored, the others go on.
       results = await evaluateAll(problems, model, executor, {

@@ -5,7 +5,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { chainKey, openProblems, standingTurns } from '../core/chains';
 import type { Problem } from '../core/records';
-import { parseResultKey, resultKey, turnOf, type ProblemResult } from '../core/results';
+import { parseResultKey, resultKey, turnOf, type AttemptResult } from '../core/results';
 import type { AnswerLog } from '../models/recorded';
 import { Journal, readJournal, readOutFile, type PriorRun } from './journal';
 import { storedResult, type ResultFields } from '../core/result-file';
@@ -66,7 +66,7 @@ export interface Plan {
    * The stored results of each (problem, sample) that stand, turns 1, 2, … in order, keyed by
    * chainKey (src/core/chains.ts): the engine goes on after them (`RunOptions.priorTurns`).
    */
-  priorTurns: Map<string, ProblemResult[]>;
+  priorTurns: Map<string, AttemptResult[]>;
 }
 
 /**
@@ -76,10 +76,10 @@ export interface Plan {
  */
 export function planRun(problems: readonly Problem[], prior: PriorRun | undefined, retryErrors: boolean, samples = 1, turns = 1): Plan {
   const reused = new Map<string, ResultFields>();
-  const priorTurns = new Map<string, ProblemResult[]>();
+  const priorTurns = new Map<string, AttemptResult[]>();
   for (const problem of problems) {
     for (let sample = 0; sample < samples; sample++) {
-      const stored: ProblemResult[] = [];
+      const stored: AttemptResult[] = [];
       for (let turn = 1; turn <= turns; turn++) {
         const key = resultKey(problem.id, sample, turn);
         const fields = prior?.results.get(key);

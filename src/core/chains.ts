@@ -3,10 +3,10 @@
  * execution feedback) up to the run's T turns. Everything that groups, orders, ends or continues
  * chains asks this module: the engine, the CLI's --resume, the page's continue, figures, exports.
  */
-import { sampleOf, turnOf, type ProblemResult } from './results';
+import { sampleOf, turnOf, type AttemptResult } from './results';
 
 /** An attempt's place: its problem id, 0-based sample and 1-based turn. */
-type Placed = Pick<ProblemResult, 'id' | 'sample' | 'turn'>;
+type Placed = Pick<AttemptResult, 'id' | 'sample' | 'turn'>;
 
 /**
  * The key of one (problem, sample) chain: `<id>#s<sample>`, the prefix of the attempt key
@@ -16,7 +16,7 @@ type Placed = Pick<ProblemResult, 'id' | 'sample' | 'turn'>;
 export const chainKey = (id: string, sample: number): string => `${id}#s${sample}`;
 
 /** The chain an attempt belongs to (older data without sample: sample 0). */
-export const chainKeyOf = (r: Pick<ProblemResult, 'id' | 'sample'>): string => chainKey(r.id, sampleOf(r));
+export const chainKeyOf = (r: Pick<AttemptResult, 'id' | 'sample'>): string => chainKey(r.id, sampleOf(r));
 
 /** Attempt order within a problem: by sample, then by turn. */
 export const byAttempt = (a: Placed, b: Placed): number => sampleOf(a) - sampleOf(b) || turnOf(a) - turnOf(b);
@@ -25,7 +25,7 @@ export const byAttempt = (a: Placed, b: Placed): number => sampleOf(a) - sampleO
  * A chain is over once its latest turn passed, could not be evaluated (infra_error, unsupported:
  * nothing to feed back), or was turn T. An empty chain is not over: it has not started.
  */
-export function chainOver(last: Pick<ProblemResult, 'verdict' | 'turn'> | undefined, turns: number): boolean {
+export function chainOver(last: Pick<AttemptResult, 'verdict' | 'turn'> | undefined, turns: number): boolean {
   return last !== undefined && (last.verdict !== 'failed' || turnOf(last) >= turns);
 }
 
@@ -54,7 +54,7 @@ export function chainEnds<R extends Placed>(results: Iterable<R>): Map<string, R
 }
 
 /** How many chains among these attempts are over. */
-export function chainsOver(results: Iterable<ProblemResult>, turns: number): number {
+export function chainsOver(results: Iterable<AttemptResult>, turns: number): number {
   let over = 0;
   for (const r of chainEnds(results).values()) if (chainOver(r, turns)) over++;
   return over;
@@ -79,7 +79,7 @@ export function orderAttempts<R extends Placed>(problems: ReadonlyArray<{ id: st
  * no further than the first that ended the chain. Later stored turns cannot stand: the model's
  * next turn would not have seen the missing one.
  */
-export function standingTurns<R extends Placed & Pick<ProblemResult, 'verdict'>>(stored: readonly R[], turns: number): R[] {
+export function standingTurns<R extends Placed & Pick<AttemptResult, 'verdict'>>(stored: readonly R[], turns: number): R[] {
   const sorted = [...stored].sort(byAttempt);
   const chain: R[] = [];
   for (const r of sorted) {
@@ -91,7 +91,7 @@ export function standingTurns<R extends Placed & Pick<ProblemResult, 'verdict'>>
 }
 
 /** The turn a chain continues with, or null when it is over. */
-export function nextTurn(stored: readonly Pick<ProblemResult, 'verdict' | 'turn'>[], turns: number): number | null {
+export function nextTurn(stored: readonly Pick<AttemptResult, 'verdict' | 'turn'>[], turns: number): number | null {
   const last = stored.at(-1);
   return chainOver(last, turns) ? null : (last ? turnOf(last) + 1 : 1);
 }
@@ -109,7 +109,7 @@ export interface NextAttempt<P> {
  */
 export function continuationPlan<P extends { id: string }>(
   problems: readonly P[],
-  priorTurns: (problem: P, sample: number) => readonly Pick<ProblemResult, 'verdict' | 'turn'>[] | undefined,
+  priorTurns: (problem: P, sample: number) => readonly Pick<AttemptResult, 'verdict' | 'turn'>[] | undefined,
   samples: number,
   turns: number,
 ): NextAttempt<P>[] {
@@ -126,7 +126,7 @@ export function continuationPlan<P extends { id: string }>(
 /** Problems with at least one chain not over, in input order. */
 export function openProblems<P extends { id: string }>(
   problems: readonly P[],
-  priorTurns: (problem: P, sample: number) => readonly Pick<ProblemResult, 'verdict' | 'turn'>[] | undefined,
+  priorTurns: (problem: P, sample: number) => readonly Pick<AttemptResult, 'verdict' | 'turn'>[] | undefined,
   samples: number,
   turns: number,
 ): P[] {

@@ -9,7 +9,7 @@ import { buildFeedback, FEEDBACK_LIMIT, type FeedbackSource } from './feedback';
 import type { LanguageId } from './languages';
 import { chainOver, standingTurns } from './chains';
 import type { Problem } from './records';
-import type { ProblemResult, TestRun } from './results';
+import type { AttemptResult, TestRun } from './results';
 import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, UnsupportedSpliceError, type Outcome } from './rules';
 
 export interface EvaluationOptions {
@@ -22,13 +22,13 @@ export interface RunOptions extends EvaluationOptions {
   concurrency?: number;
   signal?: AbortSignal;
   /** Called as each new (problem, sample, turn) finishes, in completion order. */
-  onResult?: (result: ProblemResult) => void;
+  onResult?: (result: AttemptResult) => void;
   /**
    * Called once per (problem, sample) chain that is over (chainOver), with its turns in order:
    * at once for a chain whose stored turns already end it, else after its last new turn. Not
    * called for a chain the run stopped in the middle of.
    */
-  onChainOver?: (chain: readonly ProblemResult[]) => void;
+  onChainOver?: (chain: readonly AttemptResult[]) => void;
   /** Samples per problem (default 1), numbered from 0. */
   samples?: number;
   /** Refinement turns T (default 1): a failing turn is followed by another, with execution feedback, up to T. */
@@ -41,7 +41,7 @@ export interface RunOptions extends EvaluationOptions {
    * Stored results of one (problem, sample) (a continued run): the chain goes on after its
    * standing turns (chains.ts standingTurns), which are returned but not reported to onResult again.
    */
-  priorTurns?: (problem: Problem, sample: number) => readonly ProblemResult[] | undefined;
+  priorTurns?: (problem: Problem, sample: number) => readonly AttemptResult[] | undefined;
 }
 
 /**
@@ -55,9 +55,9 @@ export async function evaluateProblem(
   options: EvaluationOptions = {},
   signal?: AbortSignal,
   context: AnswerContext = FIRST_ATTEMPT,
-): Promise<ProblemResult> {
+): Promise<AttemptResult> {
   const started = Date.now();
-  const base: Pick<ProblemResult, 'id' | 'index' | 'language' | 'difficulty' | 'usage' | 'reasoning' | 'sample' | 'turn'> = {
+  const base: Pick<AttemptResult, 'id' | 'index' | 'language' | 'difficulty' | 'usage' | 'reasoning' | 'sample' | 'turn'> = {
     id: problem.id,
     index: problem.index,
     language: problem.language,
@@ -65,7 +65,7 @@ export async function evaluateProblem(
     sample: context.sample,
     turn: context.turn,
   };
-  const unfinished = (verdict: 'infra_error' | 'unsupported', error: string, answer: string | null = null, extractedCode = '', extraction = ''): ProblemResult => ({
+  const unfinished = (verdict: 'infra_error' | 'unsupported', error: string, answer: string | null = null, extractedCode = '', extraction = ''): AttemptResult => ({
     ...base, answer, extractedCode, extraction, demo: null, full: null, verdict, error, durationMs: Date.now() - started,
   });
 
@@ -165,11 +165,11 @@ export async function evaluateAll(
   model: Model,
   executor: Executor,
   options: RunOptions = {},
-): Promise<ProblemResult[]> {
+): Promise<AttemptResult[]> {
   const samples = Math.max(1, Math.floor(options.samples ?? 1));
   const turns = Math.max(1, Math.floor(options.turns ?? 1));
   // Each chain starts from its standing prior turns, so even a stopped run returns them all.
-  const chains: ProblemResult[][][] = problems.map((problem) =>
+  const chains: AttemptResult[][][] = problems.map((problem) =>
     Array.from({ length: samples }, (_, sample) => standingTurns(options.priorTurns?.(problem, sample) ?? [], turns)),
   );
   const units: Array<[number, number]> = [];

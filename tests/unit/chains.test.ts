@@ -11,16 +11,16 @@ import {
   attemptsOf, byAttempt, chainEnds, chainKey, chainKeyOf, chainOver, chainsOver, continuationPlan, groupChains, nextTurn, openProblems, orderAttempts, standingTurns,
 } from '../../src/core/chains';
 import { parseDataset } from '../../src/core/records';
-import { resultKey, type ProblemResult, type Verdict } from '../../src/core/results';
+import { resultKey, type AttemptResult, type Verdict } from '../../src/core/results';
 import { readJournal } from '../../src/cli/journal';
 import { planRun } from '../../src/cli/resume';
 
 /** A result with only what chains look at; sample and turn left out when undefined (older data). */
-const at = (id: string, sample: number | undefined, turn: number | undefined, verdict: Verdict): ProblemResult => ({
+const at = (id: string, sample: number | undefined, turn: number | undefined, verdict: Verdict): AttemptResult => ({
   id, index: 0, language: 'python', difficulty: 'easy', answer: 'a', extractedCode: 'c', extraction: '', demo: null, full: null, verdict, durationMs: 0,
   ...(sample === undefined ? {} : { sample }), ...(turn === undefined ? {} : { turn }),
 });
-const label = (r: ProblemResult) => `${r.id}/${r.sample ?? '-'}/${r.turn ?? '-'}`;
+const label = (r: AttemptResult) => `${r.id}/${r.sample ?? '-'}/${r.turn ?? '-'}`;
 
 describe('the chain key', () => {
   it('is <id>#s<sample>, the prefix of the attempt key of every turn after the first attempt', () => {
