@@ -19,13 +19,13 @@ import { recordedModel } from '../models/recorded';
 import { AuthenticationError, type Model } from '../models/types';
 import { addUsage, emptyTotals } from '../models/usage';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
-import type { Journal, PriorRun } from './journal';
+import { journalLog, type Journal, type PriorRun } from './journal';
 import { loadModel, ModelSetupError } from './model';
 import { outputOf, resultFields, resultLine, storedResult } from '../core/result-file';
 import { liveStatus, progressLine, usageLine, type Counters } from './progress';
 import { formatReport } from './report';
 import { createCliExecutor, RunnerSetupError } from './runtimes';
-import { journalLog, journalPath, openRun, planRun, ResumeError, type Plan } from './resume';
+import { journalPath, openRun, planRun, ResumeError, type Plan } from './resume';
 
 class DataError extends Error {}
 

@@ -1,12 +1,11 @@
 /**
  * Continuing a run (--resume, --retry-errors): which problems keep their stored result, which
- * are evaluated, and the journal as the AnswerLog that lets stored answers stand in for new requests.
+ * are evaluated; the journal (journal.ts journalLog) lets stored answers stand in for new requests.
  */
 import { access, readFile } from 'node:fs/promises';
 import { chainKey, openProblems, standingTurns } from '../core/chains';
 import type { Problem } from '../core/records';
 import { parseResultKey, resultKey, turnOf, type AttemptResult } from '../core/results';
-import type { AnswerLog } from '../models/recorded';
 import { Journal, readJournal, readOutFile, type PriorRun } from './journal';
 import { storedResult, type ResultFields } from '../core/result-file';
 
@@ -97,16 +96,4 @@ export function planRun(problems: readonly Problem[], prior: PriorRun | undefine
   }
   const todo = openProblems(problems, (p, sample) => priorTurns.get(chainKey(p.id, sample)), samples, turns);
   return { reused, todo, priorTurns };
-}
-
-/** The journal as an AnswerLog (src/models/recorded.ts): answers of the earlier run are recalled, new ones journaled. */
-export function journalLog(journal: Journal, prior: PriorRun | undefined): AnswerLog {
-  return {
-    recall: ({ id, sample, turn }) => {
-      const stored = prior?.answers.get(resultKey(id, sample, turn));
-      return stored && { text: stored.output, ...(stored.usage ? { usage: stored.usage } : {}), ...(stored.isCode ? { isCode: true } : {}) };
-    },
-    record: ({ id, sample, turn }, answer) =>
-      journal.answer(id, { output: answer.text, ...(answer.usage ? { usage: answer.usage } : {}), ...(answer.isCode ? { isCode: true } : {}) }, { sample, turn }),
-  };
 }

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDataset } from '../../src/core/records';
-import { readJournal, readOutFile } from '../../src/cli/journal';
+import { journalLog, readJournal, readOutFile } from '../../src/cli/journal';
 import type { ResultFields } from '../../src/core/result-file';
-import { journalLog, openRun, planRun, ResumeError } from '../../src/cli/resume';
+import { openRun, planRun, ResumeError } from '../../src/cli/resume';
 import { recordedModel } from '../../src/models/recorded';
 import type { Model } from '../../src/models/types';
 

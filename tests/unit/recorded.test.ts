@@ -1,7 +1,7 @@
 /**
  * "Record every answer before use" (src/models/recorded.ts) behind both AnswerLogs: the page's
  * store (src/store/answer-log.ts, on the IndexedDB store through fake-indexeddb) and the CLI's
- * journal (src/cli/resume.ts journalLog). A kept answer is used instead of asking again; a new one
+ * journal (src/cli/journal.ts journalLog). A kept answer is used instead of asking again; a new one
  * is kept, under resultKey(id, sample, turn), before the caller gets it.
  */
 import 'fake-indexeddb/auto';
@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDataset } from '../../src/core/records';
 import { resultKey } from '../../src/core/results';
-import { Journal, readJournal } from '../../src/cli/journal';
-import { journalLog } from '../../src/cli/resume';
+import { Journal, journalLog, readJournal } from '../../src/cli/journal';
 import { recordedModel } from '../../src/models/recorded';
 import type { Model } from '../../src/models/types';
 import { storeAnswerLog } from '../../src/store/answer-log';
