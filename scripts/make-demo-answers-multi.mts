@@ -15,7 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { evaluateProblem } from '../src/core/engine.ts';
 import { parseDataset, type Problem } from '../src/core/records.ts';
-import type { ProblemResult } from '../src/core/results.ts';
+import type { AttemptResult } from '../src/core/results.ts';
 import { createNodeExecutor } from '../runtimes/host/node.ts';
 
 const LANGS = ['python', 'javascript', 'typescript'];
@@ -26,8 +26,8 @@ const recorded = new Map(readFileSync('bench-data/demo-answers.jsonl', 'utf8').t
 const executor = createNodeExecutor({ poolSize: 2 });
 const timeoutMs = () => 3000;
 
-const passes = (r: ProblemResult) => r.verdict === 'passed';
-const outcomes = (r: ProblemResult) => ({ demo: r.demo?.outcome ?? r.verdict.toUpperCase(), full: r.full?.outcome ?? r.verdict.toUpperCase() });
+const passes = (r: AttemptResult) => r.verdict === 'passed';
+const outcomes = (r: AttemptResult) => ({ demo: r.demo?.outcome ?? r.verdict.toUpperCase(), full: r.full?.outcome ?? r.verdict.toUpperCase() });
 const answerModel = (text: string) => ({ id: 'gen', answer: async () => ({ text }) });
 const run = (p: Problem, text: string) => evaluateProblem(p, answerModel(text), executor, { timeoutMs }, undefined);
 const tag = (p: Problem) => p.language;

@@ -6,7 +6,7 @@
  * as running whose lock nobody holds was interrupted, and can be continued.
  */
 import { firstAttempts } from '../core/passk';
-import type { ProblemResult } from '../core/results';
+import type { AttemptResult } from '../core/results';
 import { openRunStore, type RunRecord, type RunStore } from '../store';
 import { compareResults, type Comparison } from './lib/compare';
 import type { StoredRunResults } from './lib/leaderboard';
@@ -40,7 +40,7 @@ async function heldRunLocks(): Promise<Set<string>> {
 }
 
 /** A result without its texts (answer, code, programs, output): enough for Pass@1 tables. */
-const slim = (r: ProblemResult): ProblemResult => ({
+const slim = (r: AttemptResult): AttemptResult => ({
   id: r.id,
   index: r.index,
   language: r.language,
@@ -81,7 +81,7 @@ export class RunHistory {
   boardLoading = $state(false);
   boardError = $state<string | null>(null);
   /** Results already read, by run id, with the counts they were read at. */
-  private boardCache = new Map<string, { signature: string; results: ProblemResult[] }>();
+  private boardCache = new Map<string, { signature: string; results: AttemptResult[] }>();
   readonly ready: Promise<RunStore>;
 
   constructor() {
@@ -149,7 +149,7 @@ export class RunHistory {
     if (runs.length !== 2) return;
     const [a, b] = runs.sort((x, y) => x.createdAt - y.createdAt) as [RunRecord, RunRecord];
     try {
-      const [ra, rb]: [ProblemResult[], ProblemResult[]] = await Promise.all([store.results(a.id), store.results(b.id)]);
+      const [ra, rb]: [AttemptResult[], AttemptResult[]] = await Promise.all([store.results(a.id), store.results(b.id)]);
       // Runs with several samples or turns are compared on their first attempts, as their Pass@1.
       this.compared = { a, b, comparison: compareResults(firstAttempts(ra), firstAttempts(rb)) };
     } catch (e) {

@@ -16,10 +16,10 @@ import type { LanguageId } from '../core/languages';
 import { summarize, type Summary } from '../core/metrics';
 import { applyDuplicateChoice, DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type DuplicateChoice, type DuplicateGroup, type LoadedDataset, type LoadError, type Problem } from '../core/records';
 import { samplePerStratum } from '../core/sample';
-import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
+import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { canonicalModel } from '../models/canonical';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel, type RecordedAnswer } from '../models/replay';
-import { AuthenticationError, FIRST_ATTEMPT, type Model } from '../models/types';
+import { AuthenticationError, type Model } from '../models/types';
 import { createProviderModel, ProviderSettingsError, type Prices } from '../models/providers';
 import { meteredModel } from '../models/meter';
 import { addUsage, costOf, emptyTotals } from '../models/usage';
@@ -32,7 +32,10 @@ import { alignResults, legacyIds, type LegacyIds } from '../store/legacy';
 import { holdRunLock, RunHistory } from './history.svelte';
 import { download } from './lib/download';
 import { fileStem, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from './lib/exports';
-import { chainEnds, chainOver, chainsDone, metricLines } from './lib/figures';
+import { metricLines } from './lib/figures';
+import { chainKey, chainsOver, groupChains, openProblems } from '../core/chains';
+import { recordedModel } from '../models/recorded';
+import { storeAnswerLog } from '../store/answer-log';
 import { ProviderForm } from './provider.svelte';
 import { choicesInEffect, effectiveRoute, RunnerSettings } from './runner.svelte';
 import { createRoutedExecutor } from '../../runtimes/remote/routing';
@@ -302,9 +305,9 @@ export class AppState {
   // ── run ────────────────────────────────────────────────────────────────────────────────────
   run = $state.raw<Run | null>(null);
   /** First attempts (sample 0, turn 1) of the current run, keyed by problem index: the headline figures. */
-  readonly results = new SvelteMap<number, ProblemResult>();
+  readonly results = new SvelteMap<number, AttemptResult>();
   /** Every result of the current run, keyed by resultKey(problem id, sample, turn). */
-  readonly attempts = new SvelteMap<string, ProblemResult>();
+  readonly attempts = new SvelteMap<string, AttemptResult>();
   /** Problems of the current run with an attempt that has started and not finished, with how many. */
   readonly inFlight = new SvelteMap<number, number>();
   /** Latest message of each runtime ("loading Pyodide (13 MB)…", "… ready"). */
@@ -429,11 +432,11 @@ export class AppState {
 
   summary: Summary = $derived(summarize([...this.results.values()]));
   /** Every result of the current run (every sample and turn). */
-  allResults: ProblemResult[] = $derived([...this.attempts.values()]);
+  allResults: AttemptResult[] = $derived([...this.attempts.values()]);
   /** The `pass@k: …` and `Pass@1 after turn t: …` lines of the shown run, exactly as the CLI prints them. */
   metricLines: string[] = $derived(this.run ? metricLines(this.allResults, this.run) : []);
   /** (problem, sample) chains of the shown run that are over, and how many it has. */
-  chainsDone: number = $derived(this.run ? chainsDone(this.attempts.values(), this.run.turns) : 0);
+  chainsDone: number = $derived(this.run ? chainsOver(this.attempts.values(), this.run.turns) : 0);
   get chainsTotal(): number {
     return this.run ? this.run.problems.length * this.run.samples : 0;
   }
@@ -798,10 +801,8 @@ export class AppState {
     const kept = [...data.results.values()].filter((r) => which === 'missing' || r.verdict !== 'infra_error');
     const samples = record.samples ?? 1;
     const turns = record.turns ?? 1;
-    const ends = chainEnds(kept);
-    const unfinished = (p: Problem) =>
-      Array.from({ length: samples }, (_, s) => ends.get(`${p.id}#${s}`)).some((last) => !last || !chainOver(last, turns));
-    const todo = problems.filter(unfinished);
+    const chains = groupChains(kept);
+    const todo = openProblems(problems, (p, sample) => chains.get(chainKey(p.id, sample)), samples, turns);
     if (!todo.length) return;
     try {
       if (!this.executor) throw new Error(this.executorError ?? 'no executor');
@@ -845,7 +846,7 @@ export class AppState {
     download(`${fileStem(data.run)}.${suffix}`, new Blob([text], { type }));
   }
 
-  private showRun(record: RunRecord, problems: Problem[], results: ProblemResult[], live: boolean): void {
+  private showRun(record: RunRecord, problems: Problem[], results: AttemptResult[], live: boolean): void {
     this.results.clear();
     this.attempts.clear();
     for (const r of results) this.noteResult(r);
@@ -880,7 +881,7 @@ export class AppState {
    * Evaluates `todo` (some of `problems`) for a stored run. Every answer is stored before it is
    * evaluated and every result as soon as it exists; answers already stored are reused.
    */
-  private async execute(record: RunRecord, problems: Problem[], todo: Problem[], answers: Map<string, StoredAnswer>, kept: ProblemResult[]): Promise<void> {
+  private async execute(record: RunRecord, problems: Problem[], todo: Problem[], answers: Map<string, StoredAnswer>, kept: AttemptResult[]): Promise<void> {
     const store = await this.history.ready;
     let executor: Executor;
     let built: { model: Model; prices?: Partial<Prices> };
@@ -916,34 +917,27 @@ export class AppState {
       this.storeError ??= `Could not save to this browser's storage: ${(e as Error).message}. The run goes on, but what is not saved is lost on reload.`;
     };
     const runId = record.id;
-    const inner = metered;
-    // Marks a problem as in progress, answers from the store when it can, and stores every new
-    // answer before handing it on to be evaluated.
-    const model: Model = {
-      id: inner.id,
-      answer: async (problem, signal, context = FIRST_ATTEMPT) => {
-        this.inFlight.set(problem.index, (this.inFlight.get(problem.index) ?? 0) + 1);
-        const key = resultKey(problem.id, context.sample, context.turn);
-        const stored = answers.get(key);
-        if (stored) return { text: stored.output, ...(stored.isCode ? { isCode: true } : {}), ...(stored.usage ? { usage: stored.usage } : {}), ...(stored.reasoning ? { reasoning: stored.reasoning } : {}) };
+    const asked: Model = {
+      id: metered.id,
+      answer: async (problem, signal, context) => {
         let answer: Awaited<ReturnType<Model['answer']>>;
         try {
-          answer = await inner.answer(problem, untilAuthStop(signal), context);
+          answer = await metered.answer(problem, untilAuthStop(signal), context);
         } catch (e) {
           this.noteFailure(e, problem.id);
           throw e;
         }
         breaker?.success();
-        const entry: StoredAnswer = {
-          output: answer.text,
-          ...(answer.isCode ? { isCode: true } : {}),
-          ...(answer.usage ? { usage: answer.usage } : {}),
-          ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
-          receivedAt: Date.now(),
-        };
-        answers.set(key, entry);
-        await store.putAnswer(runId, key, entry).catch(noteStoreError);
         return answer;
+      },
+    };
+    // Every answer is stored before it is evaluated; a stored one is used instead of asking again.
+    const recorded = recordedModel(asked, storeAnswerLog(store, runId, answers, noteStoreError));
+    const model: Model = {
+      id: recorded.id,
+      answer: (problem, signal, context) => {
+        this.inFlight.set(problem.index, (this.inFlight.get(problem.index) ?? 0) + 1);
+        return recorded.answer(problem, signal, context);
       },
     };
 
@@ -965,11 +959,7 @@ export class AppState {
     let error: string | null = null;
     try {
       // The stored turns of each (problem, sample): a continued chain goes on after them.
-      const chains = new Map<string, ProblemResult[]>();
-      for (const r of kept) {
-        const key = `${r.id}#${sampleOf(r)}`;
-        chains.set(key, [...(chains.get(key) ?? []), r].sort((a, b) => turnOf(a) - turnOf(b)));
-      }
+      const chains = groupChains(kept);
       await evaluateAll(todo, model, executor, {
         mode: record.mode,
         concurrency: record.concurrency,
@@ -978,7 +968,7 @@ export class AppState {
         samples: record.samples ?? 1,
         turns: record.turns ?? 1,
         feedback: record.feedback ?? 'demo',
-        known: (problem, sample) => chains.get(`${problem.id}#${sample}`),
+        priorTurns: (problem, sample) => chains.get(chainKey(problem.id, sample)),
         onResult: (result) => {
           this.noteResult(result);
           const left = (this.inFlight.get(result.index) ?? 1) - 1;
@@ -1024,7 +1014,7 @@ export class AppState {
   }
 
   /** Shows one result: every attempt in `attempts`, a first attempt also in `results`. */
-  private noteResult(result: ProblemResult): void {
+  private noteResult(result: AttemptResult): void {
     this.attempts.set(resultKey(result.id, sampleOf(result), turnOf(result)), result);
     if (sampleOf(result) === 0 && turnOf(result) === 1) this.results.set(result.index, result);
   }

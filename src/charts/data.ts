@@ -6,7 +6,7 @@ import { byDifficulty } from '../core/breakdown';
 import { LANGUAGE_NAMES, type LanguageId } from '../core/languages';
 import { summarize } from '../core/metrics';
 import { curveKs, firstAttempts, pass1ByTurn, type TurnLine } from '../core/passk';
-import type { ProblemResult } from '../core/results';
+import type { AttemptResult } from '../core/results';
 import { wilson } from '../core/stats';
 import { uncertainty } from '../core/uncertainty';
 
@@ -30,7 +30,7 @@ export interface ChartData {
   passk: Array<{ k: number; value: number } & Bounds>;
 }
 
-export function chartData(results: readonly ProblemResult[], options: { title: string; samples: number; turns: number }): ChartData {
+export function chartData(results: readonly AttemptResult[], options: { title: string; samples: number; turns: number }): ChartData {
   const first = summarize(firstAttempts(results));
   return {
     title: options.title,

@@ -8,6 +8,7 @@
  * The key is never part of any line.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
+import type { AnswerLog } from '../models/recorded';
 import type { TokenUsage } from '../models/types';
 import { fromStoredUsage, toStoredUsage } from '../models/usage';
 import { isResultFields, pickResultFields, type ResultFields } from '../core/result-file';
@@ -144,4 +145,16 @@ export class Journal {
     await this.queue;
     if (this.failure) throw this.failure;
   }
+}
+
+/** The journal as an AnswerLog (src/models/recorded.ts): answers of the earlier run are recalled, new ones journaled. */
+export function journalLog(journal: Journal, prior: PriorRun | undefined): AnswerLog {
+  return {
+    recall: ({ id, sample, turn }) => {
+      const stored = prior?.answers.get(resultKey(id, sample, turn));
+      return stored && { text: stored.output, ...(stored.usage ? { usage: stored.usage } : {}), ...(stored.isCode ? { isCode: true } : {}) };
+    },
+    record: ({ id, sample, turn }, answer) =>
+      journal.answer(id, { output: answer.text, ...(answer.usage ? { usage: answer.usage } : {}), ...(answer.isCode ? { isCode: true } : {}) }, { sample, turn }),
+  };
 }

@@ -12,18 +12,20 @@ import { SYSTEM_PROMPT } from '../core/prompt';
 import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, type LoadedDataset, type Problem } from '../core/records';
 import { samplePerStratum, type SubsetPlan } from '../core/sample';
 import { uncertainty, uncertaintyLines } from '../core/uncertainty';
-import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
+import { chainKey } from '../core/chains';
+import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { meteredModel, type Meter } from '../models/meter';
+import { recordedModel } from '../models/recorded';
 import { AuthenticationError, type Model } from '../models/types';
 import { addUsage, emptyTotals } from '../models/usage';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
-import type { Journal, PriorRun } from './journal';
+import { journalLog, type Journal, type PriorRun } from './journal';
 import { loadModel, ModelSetupError } from './model';
 import { outputOf, resultFields, resultLine, storedResult } from '../core/result-file';
 import { liveStatus, progressLine, usageLine, type Counters } from './progress';
 import { formatReport } from './report';
 import { createCliExecutor, RunnerSetupError } from './runtimes';
-import { chainKey, journalPath, journaledModel, openRun, planRun, ResumeError, type Plan } from './resume';
+import { journalPath, openRun, planRun, ResumeError, type Plan } from './resume';
 
 class DataError extends Error {}
 
@@ -46,36 +48,19 @@ async function readText(source: string): Promise<string> {
 }
 
 /**
- * Results ordered by (problem input order, sample, turn): for each (problem, sample) the stored
- * turns a continued run kept, then the fresh ones; with their --out lines.
+ * The --out lines of the engine's whole picture (stored turns and new ones, already in order): a
+ * stored turn keeps its stored fields and answer, a new one is written from its result.
  */
-function assemble(problems: readonly Problem[], fresh: readonly ProblemResult[], plan: Plan, prior: PriorRun | undefined, samples: number, keyed: boolean) {
-  const freshByChain = new Map<string, ProblemResult[]>();
-  for (const r of fresh) {
-    const key = chainKey(r.id, sampleOf(r));
-    const list = freshByChain.get(key) ?? [];
-    list.push(r);
-    freshByChain.set(key, list);
-  }
-  const results: ProblemResult[] = [];
-  const lines: string[] = [];
-  for (const problem of problems) {
-    for (let sample = 0; sample < samples; sample++) {
-      const key = chainKey(problem.id, sample);
-      for (const stored of plan.known.get(key) ?? []) {
-        const fields = plan.reused.get(resultKey(problem.id, sample, turnOf(stored)))!;
-        const answer = prior?.answers.get(resultKey(problem.id, sample, turnOf(stored)));
-        const output = answer && !answer.isCode ? answer.output : undefined;
-        results.push(stored);
-        lines.push(resultLine(problem, output, keyed ? { ...fields, sample, turn: turnOf(stored) } : fields));
-      }
-      for (const r of freshByChain.get(key) ?? []) {
-        results.push(r);
-        lines.push(resultLine(problem, outputOf(r), resultFields(r, keyed)));
-      }
-    }
-  }
-  return { results, lines };
+function outLines(problems: readonly Problem[], results: readonly AttemptResult[], plan: Plan, prior: PriorRun | undefined, keyed: boolean): string[] {
+  const byId = new Map(problems.map((p) => [p.id, p]));
+  return results.map((r) => {
+    const problem = byId.get(r.id)!;
+    const key = resultKey(r.id, sampleOf(r), turnOf(r));
+    const fields = plan.reused.get(key);
+    if (!fields) return resultLine(problem, outputOf(r), resultFields(r, keyed));
+    const answer = prior?.answers.get(key);
+    return resultLine(problem, answer && !answer.isCode ? answer.output : undefined, keyed ? { ...fields, sample: sampleOf(r), turn: turnOf(r) } : fields);
+  });
 }
 
 /** parseDataset, with a clash of own ids as a data error. */
@@ -128,41 +113,36 @@ async function main(options: CliOptions): Promise<void> {
   // With --out, every answer and result is journaled as it arrives, and a run can be continued.
   let journal: Journal | undefined;
   let prior: PriorRun | undefined;
-  let plan: Plan = { reused: new Map(), todo: problems, known: new Map() };
+  let plan: Plan = { reused: new Map(), todo: problems, priorTurns: new Map() };
   if (options.out) {
     ({ journal, prior } = await openRun(options.out, { model: model.id, data: options.data }, options.resume || options.retryErrors));
     plan = planRun(problems, prior, options.retryErrors, samples, turns);
-    model = journaledModel(model, journal, prior);
+    model = recordedModel(model, journalLog(journal, prior));
     if (prior) console.error(`${options.out}: continuing: ${plan.reused.size} result(s) kept, ${plan.todo.length} to evaluate, ${prior.answers.size} stored answer(s)`);
-    for (const chain of plan.known.values()) {
-      const last = chain.at(-1)!;
-      if (last.verdict !== 'failed' || turnOf(last) >= turns) {
-        counters.done++;
-        if (last.verdict === 'passed') counters.passed++;
-      }
-    }
   }
 
   const executor = await createCliExecutor({
     concurrency: options.concurrency, runners: options.runners, runnerToken: options.runnerToken ?? process.env.RUNNER_TOKEN, log: (line) => console.error(line),
   });
   try {
-    let fresh: ProblemResult[];
+    let results: AttemptResult[];
     try {
-      fresh = await evaluateAll(plan.todo, model, executor, {
+      // Every problem goes in: chains that are over come back as stored, the others go on.
+      results = await evaluateAll(problems, model, executor, {
         mode: options.mode,
         concurrency: options.concurrency,
         timeoutMs: options.timeoutSeconds ? () => options.timeoutSeconds! * 1000 : undefined,
         samples,
         turns,
         feedback: options.feedback,
-        known: (problem, sample) => plan.known.get(chainKey(problem.id, sample)),
+        priorTurns: (problem, sample) => plan.priorTurns.get(chainKey(problem.id, sample)),
         onResult: (r) => {
           void journal?.result(r.id, resultFields(r, keyed));
-          if (r.verdict !== 'failed' || turnOf(r) >= turns) {
-            counters.done++;
-            if (r.verdict === 'passed') counters.passed++;
-          }
+          redraw();
+        },
+        onChainOver: (chain) => {
+          counters.done++;
+          if (chain.at(-1)!.verdict === 'passed') counters.passed++;
           redraw();
         },
       });
@@ -170,8 +150,8 @@ async function main(options: CliOptions): Promise<void> {
       status.end();
       await journal?.flush().catch(() => {});
     }
-    const { results, lines } = assemble(problems, fresh, plan, prior, samples, keyed);
     if (options.out && journal) {
+      const lines = outLines(problems, results, plan, prior, keyed);
       await journal.flush();
       await writeFile(options.out, lines.map((l) => l + '\n').join(''));
       await journal.end();

@@ -1,11 +1,11 @@
 /**
  * Continuing a run (--resume, --retry-errors): which problems keep their stored result, which
- * are evaluated, and a Model that answers from stored answers without asking the provider again.
+ * are evaluated; the journal (journal.ts journalLog) lets stored answers stand in for new requests.
  */
 import { access, readFile } from 'node:fs/promises';
+import { chainKey, openProblems, standingTurns } from '../core/chains';
 import type { Problem } from '../core/records';
-import { parseResultKey, resultKey, type ProblemResult } from '../core/results';
-import type { Model } from '../models/types';
+import { parseResultKey, resultKey, turnOf, type AttemptResult } from '../core/results';
 import { Journal, readJournal, readOutFile, type PriorRun } from './journal';
 import { storedResult, type ResultFields } from '../core/result-file';
 
@@ -63,57 +63,37 @@ export interface Plan {
   todo: Problem[];
   /**
    * The stored results of each (problem, sample) that stand, turns 1, 2, … in order, keyed by
-   * chainKey: the engine goes on after them (`RunOptions.known`).
+   * chainKey (src/core/chains.ts): the engine goes on after them (`RunOptions.priorTurns`).
    */
-  known: Map<string, ProblemResult[]>;
+  priorTurns: Map<string, AttemptResult[]>;
 }
-
-/** The key of a (problem, sample) chain in `Plan.known`. */
-export const chainKey = (id: string, sample: number) => `${id}#s${sample}`;
 
 /**
  * Which stored results stand: for each (problem, sample), the stored turns 1, 2, … up to the
- * first that passed or could not be evaluated (or the last of `turns`); INFRA_ERROR ones are
- * evaluated again under --retry-errors. Everything after them is evaluated.
+ * first that ends the chain (chains.ts standingTurns); INFRA_ERROR ones are evaluated again
+ * under --retry-errors. Everything after them is evaluated.
  */
 export function planRun(problems: readonly Problem[], prior: PriorRun | undefined, retryErrors: boolean, samples = 1, turns = 1): Plan {
   const reused = new Map<string, ResultFields>();
-  const known = new Map<string, ProblemResult[]>();
-  const todo: Problem[] = [];
+  const priorTurns = new Map<string, AttemptResult[]>();
   for (const problem of problems) {
-    let open = false;
     for (let sample = 0; sample < samples; sample++) {
-      const chain: ProblemResult[] = [];
+      const stored: AttemptResult[] = [];
       for (let turn = 1; turn <= turns; turn++) {
         const key = resultKey(problem.id, sample, turn);
         const fields = prior?.results.get(key);
         if (!fields || (retryErrors && fields.verdict === 'infra_error')) break;
         const answer = prior?.answers.get(key);
-        reused.set(key, fields);
-        chain.push(storedResult(problem, { ...fields, sample, turn }, answer && !answer.isCode ? answer.output : undefined));
-        if (fields.verdict !== 'failed') break;
+        stored.push(storedResult(problem, { ...fields, sample, turn }, answer && !answer.isCode ? answer.output : undefined));
       }
-      const last = chain.at(-1);
-      if (!last || (last.verdict === 'failed' && chain.length < turns)) open = true;
-      if (chain.length) known.set(chainKey(problem.id, sample), chain);
+      const chain = standingTurns(stored, turns);
+      for (const r of chain) {
+        const key = resultKey(problem.id, sample, turnOf(r));
+        reused.set(key, prior!.results.get(key)!);
+      }
+      if (chain.length) priorTurns.set(chainKey(problem.id, sample), chain);
     }
-    if (open) todo.push(problem);
   }
-  return { reused, todo, known };
-}
-
-/** Answers from the journal when it holds one; otherwise asks `model` and journals the answer before returning it. */
-export function journaledModel(model: Model, journal: Journal, prior: PriorRun | undefined): Model {
-  return {
-    id: model.id,
-    async answer(problem, signal, context) {
-      const sample = context?.sample ?? 0;
-      const turn = context?.turn ?? 1;
-      const stored = prior?.answers.get(resultKey(problem.id, sample, turn));
-      if (stored) return { text: stored.output, ...(stored.usage ? { usage: stored.usage } : {}), ...(stored.isCode ? { isCode: true } : {}) };
-      const answer = await model.answer(problem, signal, context);
-      await journal.answer(problem.id, { output: answer.text, ...(answer.usage ? { usage: answer.usage } : {}), ...(answer.isCode ? { isCode: true } : {}) }, { sample, turn });
-      return answer;
-    },
-  };
+  const todo = openProblems(problems, (p, sample) => priorTurns.get(chainKey(p.id, sample)), samples, turns);
+  return { reused, todo, priorTurns };
 }

@@ -8,7 +8,7 @@
 import { LANGUAGE_NAMES } from './languages';
 import { summarize, type ScoreLine } from './metrics';
 import { compareDifficulty, firstAttempts } from './passk';
-import type { ProblemResult } from './results';
+import type { AttemptResult } from './results';
 
 export interface BreakdownRow extends ScoreLine {
   key: string;
@@ -18,8 +18,8 @@ export interface BreakdownRow extends ScoreLine {
 /** The report's outcome order. */
 export const OUTCOME_ORDER = ['PASSED', 'WRONG_ANSWER', 'RUNTIME_ERROR', 'TIME_LIMIT_EXCEEDED', 'COMPILATION_ERROR', 'SYNTAX_ERROR', 'INTERNAL_ERROR', 'INFRA_ERROR', 'UNSUPPORTED'];
 
-function rowsBy(results: readonly ProblemResult[], keyOf: (r: ProblemResult) => string, labelOf: (key: string) => string, order: (a: string, b: string) => number): BreakdownRow[] {
-  const groups = new Map<string, ProblemResult[]>();
+function rowsBy(results: readonly AttemptResult[], keyOf: (r: AttemptResult) => string, labelOf: (key: string) => string, order: (a: string, b: string) => number): BreakdownRow[] {
+  const groups = new Map<string, AttemptResult[]>();
   for (const r of firstAttempts(results)) {
     const key = keyOf(r);
     const list = groups.get(key) ?? [];
@@ -34,16 +34,16 @@ function rowsBy(results: readonly ProblemResult[], keyOf: (r: ProblemResult) => 
     });
 }
 
-export function byLanguage(results: readonly ProblemResult[]): BreakdownRow[] {
+export function byLanguage(results: readonly AttemptResult[]): BreakdownRow[] {
   return rowsBy(results, (r) => r.language, (k) => LANGUAGE_NAMES[k as keyof typeof LANGUAGE_NAMES] ?? k, (a, b) => a.localeCompare(b));
 }
 
-export function byDifficulty(results: readonly ProblemResult[]): BreakdownRow[] {
+export function byDifficulty(results: readonly AttemptResult[]): BreakdownRow[] {
   return rowsBy(results, (r) => r.difficulty, (k) => k, compareDifficulty);
 }
 
 /** How many first attempts ended with each outcome, in the report's order. */
-export function byOutcome(results: readonly ProblemResult[]): Array<{ outcome: string; count: number }> {
+export function byOutcome(results: readonly AttemptResult[]): Array<{ outcome: string; count: number }> {
   const { outcomes } = summarize(firstAttempts(results));
   const known = OUTCOME_ORDER.filter((o) => outcomes[o]).map((outcome) => ({ outcome, count: outcomes[outcome]! }));
   const other = Object.keys(outcomes).filter((o) => !OUTCOME_ORDER.includes(o)).sort().map((outcome) => ({ outcome, count: outcomes[outcome]! }));
@@ -51,6 +51,6 @@ export function byOutcome(results: readonly ProblemResult[]): Array<{ outcome: s
 }
 
 /** Problems in `members` (by id) against the others, e.g. Lite vs the rest of the full set. */
-export function bySubset(results: readonly ProblemResult[], members: ReadonlySet<string>, names: [string, string] = ['Lite', 'not in Lite']): BreakdownRow[] {
+export function bySubset(results: readonly AttemptResult[], members: ReadonlySet<string>, names: [string, string] = ['Lite', 'not in Lite']): BreakdownRow[] {
   return rowsBy(results, (r) => (members.has(r.id) ? 'in' : 'out'), (k) => (k === 'in' ? names[0] : names[1]), (a, b) => (a === b ? 0 : a === 'in' ? -1 : 1));
 }

@@ -7,8 +7,9 @@ import { AuthenticationError, FIRST_ATTEMPT, type AnswerContext, type Model, typ
 import { extractCode, type ExtractionMode } from './extract';
 import { buildFeedback, FEEDBACK_LIMIT, type FeedbackSource } from './feedback';
 import type { LanguageId } from './languages';
+import { chainOver, standingTurns } from './chains';
 import type { Problem } from './records';
-import { turnOf, type ProblemResult, type TestRun } from './results';
+import type { AttemptResult, TestRun } from './results';
 import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, UnsupportedSpliceError, type Outcome } from './rules';
 
 export interface EvaluationOptions {
@@ -20,8 +21,14 @@ export interface EvaluationOptions {
 export interface RunOptions extends EvaluationOptions {
   concurrency?: number;
   signal?: AbortSignal;
-  /** Called as each (problem, sample, turn) finishes, in completion order. */
-  onResult?: (result: ProblemResult) => void;
+  /** Called as each new (problem, sample, turn) finishes, in completion order. */
+  onResult?: (result: AttemptResult) => void;
+  /**
+   * Called once per (problem, sample) chain that is over (chainOver), with its turns in order:
+   * at once for a chain whose stored turns already end it, else after its last new turn. Not
+   * called for a chain the run stopped in the middle of.
+   */
+  onChainOver?: (chain: readonly AttemptResult[]) => void;
   /** Samples per problem (default 1), numbered from 0. */
   samples?: number;
   /** Refinement turns T (default 1): a failing turn is followed by another, with execution feedback, up to T. */
@@ -31,10 +38,10 @@ export interface RunOptions extends EvaluationOptions {
   /** Characters of test output fed back (default FEEDBACK_LIMIT). */
   feedbackChars?: number;
   /**
-   * Stored results of one (problem, sample), turns 1, 2, … in order (a continued run): the chain
-   * goes on after them, and they are not reported again.
+   * Stored results of one (problem, sample) (a continued run): the chain goes on after its
+   * standing turns (chains.ts standingTurns), which are returned but not reported to onResult again.
    */
-  known?: (problem: Problem, sample: number) => readonly ProblemResult[] | undefined;
+  priorTurns?: (problem: Problem, sample: number) => readonly AttemptResult[] | undefined;
 }
 
 /**
@@ -48,9 +55,9 @@ export async function evaluateProblem(
   options: EvaluationOptions = {},
   signal?: AbortSignal,
   context: AnswerContext = FIRST_ATTEMPT,
-): Promise<ProblemResult> {
+): Promise<AttemptResult> {
   const started = Date.now();
-  const base: Pick<ProblemResult, 'id' | 'index' | 'language' | 'difficulty' | 'usage' | 'reasoning' | 'sample' | 'turn'> = {
+  const base: Pick<AttemptResult, 'id' | 'index' | 'language' | 'difficulty' | 'usage' | 'reasoning' | 'sample' | 'turn'> = {
     id: problem.id,
     index: problem.index,
     language: problem.language,
@@ -58,7 +65,7 @@ export async function evaluateProblem(
     sample: context.sample,
     turn: context.turn,
   };
-  const unfinished = (verdict: 'infra_error' | 'unsupported', error: string, answer: string | null = null, extractedCode = '', extraction = ''): ProblemResult => ({
+  const unfinished = (verdict: 'infra_error' | 'unsupported', error: string, answer: string | null = null, extractedCode = '', extraction = ''): AttemptResult => ({
     ...base, answer, extractedCode, extraction, demo: null, full: null, verdict, error, durationMs: Date.now() - started,
   });
 
@@ -144,16 +151,12 @@ function precheckedRun(program: string, outcome: Outcome): TestRun {
   return { program, outcome, exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: 0, runtime: 'pre-check' };
 }
 
-/** A chain is over once a turn passed, the last turn ran, or the turn could not be evaluated. */
-function chainOver(last: ProblemResult | undefined, turns: number): boolean {
-  return last !== undefined && (last.verdict !== 'failed' || turnOf(last) >= turns);
-}
-
 /**
  * Evaluates problems with bounded concurrency: `samples` attempts per problem, each refined for up
  * to `turns` turns. The unit of concurrency is one (problem, sample) chain, whose turns run one
  * after another; chains are handed out sample by sample (every problem's sample 0 first).
- * Fresh results come back ordered by (problem input order, sample, turn). An AuthenticationError
+ * Returns the whole picture: each chain's standing prior turns and its new ones, ordered by
+ * (problem input order, sample, turn), so callers never merge. An AuthenticationError
  * stops the run at once: requests in flight are aborted, nothing more is reported, and the
  * promise rejects with that error.
  */
@@ -162,31 +165,38 @@ export async function evaluateAll(
   model: Model,
   executor: Executor,
   options: RunOptions = {},
-): Promise<ProblemResult[]> {
+): Promise<AttemptResult[]> {
   const samples = Math.max(1, Math.floor(options.samples ?? 1));
   const turns = Math.max(1, Math.floor(options.turns ?? 1));
-  const chains: ProblemResult[][][] = problems.map(() => Array.from({ length: samples }, () => []));
+  // Each chain starts from its standing prior turns, so even a stopped run returns them all.
+  const chains: AttemptResult[][][] = problems.map((problem) =>
+    Array.from({ length: samples }, (_, sample) => standingTurns(options.priorTurns?.(problem, sample) ?? [], turns)),
+  );
   const units: Array<[number, number]> = [];
-  for (let s = 0; s < samples; s++) for (let i = 0; i < problems.length; i++) units.push([i, s]);
+  for (let s = 0; s < samples; s++) {
+    for (let i = 0; i < problems.length; i++) {
+      if (chainOver(chains[i]![s]!.at(-1), turns)) options.onChainOver?.(chains[i]![s]!);
+      else units.push([i, s]);
+    }
+  }
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
   const runChain = async (i: number, sample: number) => {
     const problem = problems[i]!;
-    const stored = options.known?.(problem, sample) ?? [];
-    if (chainOver(stored.at(-1), turns)) return;
-    const history: PriorTurn[] = stored.map((r) => ({
+    const chain = chains[i]![sample]!;
+    const history: PriorTurn[] = chain.map((r) => ({
       answer: r.answer ?? '',
       feedback: r.feedback ?? buildFeedback(r, options.feedback, options.feedbackChars ?? FEEDBACK_LIMIT),
     }));
-    for (let turn = stored.length + 1; turn <= turns && !signal.aborted; turn++) {
+    for (let turn = chain.length + 1; turn <= turns && !signal.aborted; turn++) {
       const result = await evaluateProblem(problem, model, executor, options, signal, { sample, turn, history: [...history] });
       if (stop.signal.aborted) return;
       const more = result.verdict === 'failed' && turn < turns;
       if (more) result.feedback = buildFeedback(result, options.feedback, options.feedbackChars ?? FEEDBACK_LIMIT);
-      chains[i]![sample]!.push(result);
+      chain.push(result);
       options.onResult?.(result);
-      if (!more) return;
+      if (!more) return options.onChainOver?.(chain);
       history.push({ answer: result.answer ?? '', feedback: result.feedback! });
     }
   };

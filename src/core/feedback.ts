@@ -3,7 +3,7 @@
  * code did, and answers again. By default only the public (demo) test run is shown, so the
  * private tests never leak into the conversation; `full` also shows the private test run.
  */
-import type { ProblemResult, TestRun } from './results';
+import type { AttemptResult, TestRun } from './results';
 
 export type FeedbackSource = 'demo' | 'full';
 
@@ -37,7 +37,7 @@ const ASK = 'Fix the code and give the complete corrected solution in a single M
  * The user message that follows a failing turn. `source` 'demo' shows the public test run only;
  * if that run passed and the private one failed, the model learns just that (no private output).
  */
-export function buildFeedback(result: ProblemResult, source: FeedbackSource = 'demo', max: number = FEEDBACK_LIMIT): string {
+export function buildFeedback(result: AttemptResult, source: FeedbackSource = 'demo', max: number = FEEDBACK_LIMIT): string {
   const lines: string[] = [];
   if (!result.extractedCode.trim()) lines.push('No code was found in your answer.');
   const demo = result.demo;

@@ -14,7 +14,7 @@ import { summarize } from './metrics';
 import { curveKs, firstAttempts, pass1ByTurn, passAtK, reportedKs } from './passk';
 import { SYSTEM_PROMPT } from './prompt';
 import type { DuplicateChoice } from './records';
-import type { ProblemResult } from './results';
+import type { AttemptResult } from './results';
 import type { SubsetPlan } from './sample';
 import { wilson } from './stats';
 import { fullSetEstimate, uncertainty, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from './uncertainty';
@@ -61,7 +61,7 @@ export interface ManifestInput {
   runtimes: string[];
   /** e.g. { node: process.version, platform: 'linux x64' } or { browser: navigator.userAgent }. */
   environment: Record<string, string>;
-  results: readonly ProblemResult[];
+  results: readonly AttemptResult[];
   /** ISO date. */
   created: string;
 }

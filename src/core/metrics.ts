@@ -1,6 +1,6 @@
 /** Pass@1, overall and per language (micro average, SPEC §4). */
 import type { LanguageId } from './languages';
-import { problemOutcome, type ProblemResult } from './results';
+import { problemOutcome, type AttemptResult } from './results';
 
 export interface ScoreLine {
   /** Problems that count: infra errors and unsupported languages are excluded. */
@@ -18,7 +18,7 @@ export interface Summary extends ScoreLine {
   perLanguage: Array<ScoreLine & { language: LanguageId }>;
 }
 
-function score(results: readonly ProblemResult[]): ScoreLine {
+function score(results: readonly AttemptResult[]): ScoreLine {
   const line: ScoreLine = { total: 0, passed: 0, pass1: NaN, infraErrors: 0, unsupported: 0, outcomes: {} };
   for (const r of results) {
     const outcome = problemOutcome(r);
@@ -34,8 +34,8 @@ function score(results: readonly ProblemResult[]): ScoreLine {
   return line;
 }
 
-export function summarize(results: readonly ProblemResult[]): Summary {
-  const byLanguage = new Map<LanguageId, ProblemResult[]>();
+export function summarize(results: readonly AttemptResult[]): Summary {
+  const byLanguage = new Map<LanguageId, AttemptResult[]>();
   for (const r of results) {
     const list = byLanguage.get(r.language) ?? [];
     list.push(r);

@@ -9,7 +9,7 @@
  * n < k is left out of pass@k for that k (and counted in `leftOut`).
  */
 import type { LanguageId } from './languages';
-import { sampleOf, turnOf, type ProblemResult } from './results';
+import { sampleOf, turnOf, type AttemptResult } from './results';
 
 /** 1 − C(n−c, k) / C(n, k) for 1 ≤ k ≤ n, 0 ≤ c ≤ n. */
 export function passAtKEstimate(n: number, c: number, k: number): number {
@@ -29,10 +29,10 @@ export type SampleVerdict = 'passed' | 'failed' | 'excluded';
  * if every turn up to t failed, or the chain ended failing at its last turn before t; excluded if
  * a turn that could not be evaluated (INFRA_ERROR, unsupported) or a missing turn came first.
  */
-export function sampleVerdictAt(chain: readonly ProblemResult[], turn: number): SampleVerdict {
+export function sampleVerdictAt(chain: readonly AttemptResult[], turn: number): SampleVerdict {
   const sorted = [...chain].sort((a, b) => turnOf(a) - turnOf(b));
   let expected = 1;
-  let last: ProblemResult | undefined;
+  let last: AttemptResult | undefined;
   for (const r of sorted) {
     if (turnOf(r) > turn) break;
     if (turnOf(r) !== expected) return 'excluded';
@@ -53,11 +53,11 @@ export interface ProblemSamples {
   index: number;
   language: LanguageId;
   difficulty: string;
-  chains: ProblemResult[][];
+  chains: AttemptResult[][];
 }
 
 /** Groups results by problem (in order of first appearance) and sample. */
-export function groupBySample(results: readonly ProblemResult[]): ProblemSamples[] {
+export function groupBySample(results: readonly AttemptResult[]): ProblemSamples[] {
   const byId = new Map<string, ProblemSamples>();
   for (const r of results) {
     let p = byId.get(r.id);
@@ -72,7 +72,7 @@ export function groupBySample(results: readonly ProblemResult[]): ProblemSamples
 }
 
 /** The highest turn present in the results (1 when none). */
-export function lastTurn(results: readonly ProblemResult[]): number {
+export function lastTurn(results: readonly AttemptResult[]): number {
   return results.reduce((m, r) => Math.max(m, turnOf(r)), 1);
 }
 
@@ -127,7 +127,7 @@ function lineOf(k: number, problems: readonly ProblemSamples[], turn: number): P
 }
 
 /** Each counted problem's pass@k estimate (the values `passAtK` averages), for a bootstrap over problems. */
-export function passAtKValues(results: readonly ProblemResult[], k: number, turn: number = lastTurn(results)): number[] {
+export function passAtKValues(results: readonly AttemptResult[], k: number, turn: number = lastTurn(results)): number[] {
   const values: number[] = [];
   for (const p of groupBySample(results)) {
     const { n, c, unsupported } = countSamples(p, turn);
@@ -158,7 +158,7 @@ export function compareDifficulty(a: string, b: string): number {
  * taken at `turn` (default: the last turn present, so a sample counts as passed if any of its
  * turns passed).
  */
-export function passAtK(results: readonly ProblemResult[], k: number, options: { turn?: number } = {}): PassAtK {
+export function passAtK(results: readonly AttemptResult[], k: number, options: { turn?: number } = {}): PassAtK {
   const turn = options.turn ?? lastTurn(results);
   const problems = groupBySample(results);
   return {
@@ -210,7 +210,7 @@ function turnLines(problems: readonly ProblemSamples[], turns: number): TurnLine
 }
 
 /** Pass@1 after each turn 1 … turns: the share of problems whose sample 0 passed at some turn ≤ t. */
-export function pass1ByTurn(results: readonly ProblemResult[], turns: number): { overall: TurnLine[]; perLanguage: Array<{ language: LanguageId; turns: TurnLine[] }> } {
+export function pass1ByTurn(results: readonly AttemptResult[], turns: number): { overall: TurnLine[]; perLanguage: Array<{ language: LanguageId; turns: TurnLine[] }> } {
   const problems = groupBySample(results);
   return {
     overall: turnLines(problems, turns),
@@ -221,7 +221,7 @@ export function pass1ByTurn(results: readonly ProblemResult[], turns: number): {
 }
 
 /** Sample 0, turn 1 of each problem: the official single-attempt figure (feed to `summarize`). */
-export function firstAttempts(results: readonly ProblemResult[]): ProblemResult[] {
+export function firstAttempts(results: readonly AttemptResult[]): AttemptResult[] {
   return results.filter((r) => sampleOf(r) === 0 && turnOf(r) === 1);
 }
 

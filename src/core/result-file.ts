@@ -4,7 +4,7 @@
  * what the evaluation found (`ResultFields`).
  */
 import type { Problem } from './records';
-import { sampleOf, turnOf, type ProblemResult, type Verdict } from './results';
+import { sampleOf, turnOf, type AttemptResult, type Verdict } from './results';
 import type { Outcome } from './rules';
 import { fromStoredUsage, toStoredUsage, type StoredUsage } from '../models/usage';
 
@@ -30,7 +30,7 @@ export interface ResultFields {
 const CANONICAL = 'canonical solution (no extraction)';
 
 /** The answer as it goes into `output`: none for canonical solutions (they are not answers). */
-export function outputOf(result: ProblemResult): string | undefined {
+export function outputOf(result: AttemptResult): string | undefined {
   return result.answer !== null && result.extraction !== CANONICAL ? result.answer : undefined;
 }
 
@@ -38,7 +38,7 @@ export function outputOf(result: ProblemResult): string | undefined {
  * `keyed`: the run has several samples or turns, so every line names its sample and turn. A
  * single-sample single-turn run writes exactly the fields it always did.
  */
-export function resultFields(result: ProblemResult, keyed = false): ResultFields {
+export function resultFields(result: AttemptResult, keyed = false): ResultFields {
   return {
     ...(keyed || sampleOf(result) !== 0 || turnOf(result) !== 1 ? { sample: sampleOf(result), turn: turnOf(result) } : {}),
     extracted_code: result.extractedCode,
@@ -58,8 +58,8 @@ export function resultLine(problem: Problem, output: string | undefined, fields:
   return JSON.stringify({ ...problem.record, id: problem.id, ...(output !== undefined ? { output } : {}), ...fields });
 }
 
-/** A stored result back as a ProblemResult, enough for the summary (no programs or output streams). */
-export function storedResult(problem: Problem, fields: ResultFields, output: string | undefined): ProblemResult {
+/** A stored result back as a AttemptResult, enough for the summary (no programs or output streams). */
+export function storedResult(problem: Problem, fields: ResultFields, output: string | undefined): AttemptResult {
   const run = (outcome: string | null) =>
     outcome === null || outcome === 'INFRA_ERROR'
       ? null

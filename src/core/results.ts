@@ -1,4 +1,4 @@
-/** What one problem's evaluation produced: the unit that is stored, shown and exported. */
+/** What one attempt (problem, sample, turn) produced: the unit that is stored, shown and exported. */
 import type { LanguageId } from './languages';
 import type { TokenUsage } from '../models/types';
 import type { Outcome } from './rules';
@@ -23,7 +23,8 @@ export interface TestRun {
  */
 export type Verdict = 'passed' | 'failed' | 'infra_error' | 'unsupported';
 
-export interface ProblemResult {
+/** One attempt: a (problem, sample, turn)'s answer, code, runs and verdict. */
+export interface AttemptResult {
   id: string;
   index: number;
   language: LanguageId;
@@ -51,8 +52,8 @@ export interface ProblemResult {
   feedback?: string;
 }
 
-export const sampleOf = (r: Pick<ProblemResult, 'sample'>): number => r.sample ?? 0;
-export const turnOf = (r: Pick<ProblemResult, 'turn'>): number => r.turn ?? 1;
+export const sampleOf = (r: Pick<AttemptResult, 'sample'>): number => r.sample ?? 0;
+export const turnOf = (r: Pick<AttemptResult, 'turn'>): number => r.turn ?? 1;
 
 /** The key of one (problem, sample, turn) in journals and stores: the bare id for sample 0, turn 1. */
 export function resultKey(id: string, sample = 0, turn = 1): string {
@@ -66,7 +67,7 @@ export function parseResultKey(key: string): { id: string; sample: number; turn:
 }
 
 /** The outcome that describes a problem: the first run that did not pass, else PASSED. */
-export function problemOutcome(r: ProblemResult): Outcome | 'INFRA_ERROR' | 'UNSUPPORTED' {
+export function problemOutcome(r: AttemptResult): Outcome | 'INFRA_ERROR' | 'UNSUPPORTED' {
   if (r.verdict === 'infra_error') return 'INFRA_ERROR';
   if (r.verdict === 'unsupported') return 'UNSUPPORTED';
   if (r.demo && r.demo.outcome !== 'PASSED') return r.demo.outcome;

@@ -5,7 +5,7 @@
  */
 import { summarize } from './metrics';
 import { firstAttempts, passAtKValues } from './passk';
-import type { ProblemResult } from './results';
+import type { AttemptResult } from './results';
 import { stratumKey, type SubsetPlan } from './sample';
 import { bootstrapMean, stratifiedEstimate, wilson, Z95, type Interval, type StratifiedEstimate } from './stats';
 
@@ -33,13 +33,13 @@ export function formatRange(interval: Interval): string {
 }
 
 /** Pass@1 (sample 0, turn 1) with its Wilson interval. */
-export function pass1Interval(results: readonly ProblemResult[]): Pass1Interval {
+export function pass1Interval(results: readonly AttemptResult[]): Pass1Interval {
   const s = summarize(firstAttempts(results));
   return { passed: s.passed, total: s.total, value: s.pass1, ...wilson(s.passed, s.total) };
 }
 
 /** The full file's Pass@1 estimated from a stratified subset's first attempts. */
-export function fullSetEstimate(results: readonly ProblemResult[], plan: SubsetPlan): StratifiedEstimate & { strata: number; population: number } {
+export function fullSetEstimate(results: readonly AttemptResult[], plan: SubsetPlan): StratifiedEstimate & { strata: number; population: number } {
   const counts = new Map<string, { passed: number; total: number }>();
   for (const r of firstAttempts(results)) {
     if (r.verdict !== 'passed' && r.verdict !== 'failed') continue;
@@ -54,7 +54,7 @@ export function fullSetEstimate(results: readonly ProblemResult[], plan: SubsetP
   return { ...estimate, strata: strata.length, population: strata.reduce((sum, s) => sum + s.population, 0) };
 }
 
-export function uncertainty(results: readonly ProblemResult[], options: { plan?: SubsetPlan; ks?: readonly number[]; turn?: number } = {}): Uncertainty {
+export function uncertainty(results: readonly AttemptResult[], options: { plan?: SubsetPlan; ks?: readonly number[]; turn?: number } = {}): Uncertainty {
   return {
     pass1: pass1Interval(results),
     ...(options.plan ? { estimate: fullSetEstimate(results, options.plan) } : {}),

@@ -4,7 +4,7 @@
  *   runs      RunRecord by id
  *   problems  the problems of a run, one entry per run (a run can be continued without its dataset)
  *   answers   StoredAnswer by [runId, key]
- *   results   ProblemResult by [runId, key]
+ *   results   AttemptResult by [runId, key]
  * where key = resultKey(problemId, sample, turn): the bare problem id for sample 0, turn 1 (all
  * that runs stored before samples and turns have), `<id>#s<sample>#t<turn>` otherwise. The rows'
  * key field keeps its first name, `problemId`, so version 1 databases need no migration.
@@ -13,7 +13,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Problem } from '../core/records';
-import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
+import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { applyResult, type RunRecord, type RunStore, type StoredAnswer } from './types';
 
 export const DB_NAME = 'benchtop';
@@ -23,7 +23,7 @@ interface BenchtopDB extends DBSchema {
   runs: { key: string; value: RunRecord };
   problems: { key: string; value: { runId: string; problems: Problem[] } };
   answers: { key: [string, string]; value: { runId: string; problemId: string; answer: StoredAnswer }; indexes: { runId: string } };
-  results: { key: [string, string]; value: { runId: string; problemId: string; result: ProblemResult }; indexes: { runId: string } };
+  results: { key: [string, string]; value: { runId: string; problemId: string; result: AttemptResult }; indexes: { runId: string } };
 }
 
 export class IndexedDbRunStore implements RunStore {
@@ -94,7 +94,7 @@ export class IndexedDbRunStore implements RunStore {
     return new Map(rows.map((r) => [r.problemId, r.answer]));
   }
 
-  async putResult(runId: string, result: ProblemResult): Promise<void> {
+  async putResult(runId: string, result: AttemptResult): Promise<void> {
     const tx = this.db.transaction(['runs', 'results'], 'readwrite');
     const runs = tx.objectStore('runs');
     const results = tx.objectStore('results');
@@ -110,7 +110,7 @@ export class IndexedDbRunStore implements RunStore {
     await Promise.all([results.put({ runId, problemId: key, result }), runs.put(run), tx.done]);
   }
 
-  async results(runId: string): Promise<ProblemResult[]> {
+  async results(runId: string): Promise<AttemptResult[]> {
     const rows = await this.db.getAllFromIndex('results', 'runId', runId);
     return rows.map((r) => r.result);
   }

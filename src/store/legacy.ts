@@ -8,7 +8,7 @@
  */
 import { IdAssigner } from '../core/ids';
 import type { Problem } from '../core/records';
-import type { ProblemResult } from '../core/results';
+import type { AttemptResult } from '../core/results';
 import type { RunRecord } from './types';
 
 /** What the run's view says about a run stored before the change; null for a current run. */
@@ -47,7 +47,7 @@ export function legacyIds(run: RunRecord, problems: readonly Problem[]): { probl
  * A shared id's stored result may have been written by a later copy, with that copy's position:
  * it now belongs to the first copy (it is under the first copy's id), so it takes its position.
  */
-export function alignResults(problems: readonly Problem[], results: readonly ProblemResult[]): ProblemResult[] {
+export function alignResults(problems: readonly Problem[], results: readonly AttemptResult[]): AttemptResult[] {
   const index = new Map(problems.map((p) => [p.id, p.index]));
   return results.map((r) => {
     const at = index.get(r.id);

@@ -3,7 +3,7 @@
  * tests. Values are cloned in and out, as IndexedDB does, so callers cannot share state with it.
  */
 import type { Problem } from '../core/records';
-import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
+import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { applyResult, type RunRecord, type RunStore, type StoredAnswer } from './types';
 
 const key = (runId: string, attempt: string) => JSON.stringify([runId, attempt]);
@@ -12,7 +12,7 @@ export class MemoryRunStore implements RunStore {
   private readonly runs = new Map<string, RunRecord>();
   private readonly problemLists = new Map<string, Problem[]>();
   private readonly answerRows = new Map<string, { runId: string; problemId: string; answer: StoredAnswer }>();
-  private readonly resultRows = new Map<string, { runId: string; result: ProblemResult }>();
+  private readonly resultRows = new Map<string, { runId: string; result: AttemptResult }>();
 
   async listRuns(): Promise<RunRecord[]> {
     return [...this.runs.values()].map((r) => structuredClone(r)).sort((a, b) => b.createdAt - a.createdAt);
@@ -58,7 +58,7 @@ export class MemoryRunStore implements RunStore {
     return out;
   }
 
-  async putResult(runId: string, result: ProblemResult): Promise<void> {
+  async putResult(runId: string, result: AttemptResult): Promise<void> {
     const run = this.runs.get(runId);
     if (!run) throw new Error(`no run ${runId}`);
     const k = key(runId, resultKey(result.id, sampleOf(result), turnOf(result)));
@@ -68,7 +68,7 @@ export class MemoryRunStore implements RunStore {
     this.resultRows.set(k, { runId, result: structuredClone(result) });
   }
 
-  async results(runId: string): Promise<ProblemResult[]> {
+  async results(runId: string): Promise<AttemptResult[]> {
     return [...this.resultRows.values()].filter((r) => r.runId === runId).map((r) => structuredClone(r.result));
   }
 }

@@ -17,7 +17,7 @@ import type { LanguageId } from '../core/languages';
 import type { ManifestDuplicates } from '../core/manifest';
 import type { Problem } from '../core/records';
 import type { SubsetPlan } from '../core/sample';
-import { sampleOf, turnOf, type ProblemResult } from '../core/results';
+import { sampleOf, turnOf, type AttemptResult } from '../core/results';
 import type { Prices, ProviderKind } from '../models/providers';
 import type { RecordedAnswer } from '../models/replay';
 import type { TokenUsage } from '../models/types';
@@ -148,8 +148,8 @@ export interface RunStore {
    * Stores (or replaces) the result of one (problem, sample, turn) and updates the run's counts in
    * the same step. Every result of the run, in no particular order, from `results`.
    */
-  putResult(runId: string, result: ProblemResult): Promise<void>;
-  results(runId: string): Promise<ProblemResult[]>;
+  putResult(runId: string, result: AttemptResult): Promise<void>;
+  results(runId: string): Promise<AttemptResult[]>;
 }
 
 export const emptyCounts = (): RunCounts => ({
@@ -160,7 +160,7 @@ export const emptyCounts = (): RunCounts => ({
  * Adds (sign 1) or removes (sign -1) one result's contribution to the counts: every result's
  * tokens; the problem counts only for a first attempt (sample 0, turn 1).
  */
-export function applyResult(counts: RunCounts, result: ProblemResult, sign: 1 | -1 = 1): RunCounts {
+export function applyResult(counts: RunCounts, result: AttemptResult, sign: 1 | -1 = 1): RunCounts {
   if (counts.attempts !== undefined) counts.attempts += sign;
   if (sampleOf(result) === 0 && turnOf(result) === 1) {
     counts.evaluated += sign;
@@ -179,7 +179,7 @@ export function applyResult(counts: RunCounts, result: ProblemResult, sign: 1 | 
   return counts;
 }
 
-export function countsOf(results: Iterable<ProblemResult>): RunCounts {
+export function countsOf(results: Iterable<AttemptResult>): RunCounts {
   const counts = emptyCounts();
   for (const r of results) applyResult(counts, r);
   return counts;

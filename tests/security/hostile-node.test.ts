@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor, permissionFlags } from '../../runtimes/host/node';
 import { evaluateAll } from '../../src/core/engine';
 import { parseDataset } from '../../src/core/records';
-import { problemOutcome, type ProblemResult } from '../../src/core/results';
+import { problemOutcome, type AttemptResult } from '../../src/core/results';
 import { replayOwnOutputModel } from '../../src/models/replay';
 import { ATTACKS, hostileJsonl } from '../support/hostile/attacks';
 import { HOST_ATTACK_KINDS, HOST_LANGUAGES, hostJsonl, hostProblems, type HostProblem, type HostTargets } from '../support/hostile/host-attacks';
@@ -26,7 +26,7 @@ const MARGIN_MS = 3000;
 describe('hostile answers under Node (the CLI)', () => {
   let listener: Server;
   let connections = 0;
-  let results: ProblemResult[] = [];
+  let results: AttemptResult[] = [];
   let elapsedMs = 0;
 
   beforeAll(async () => {

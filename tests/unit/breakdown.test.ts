@@ -5,11 +5,11 @@ import { byDifficulty, byOutcome, bySubset, byLanguage } from '../../src/core/br
 import { buildManifest, sha256Hex } from '../../src/core/manifest';
 import { SYSTEM_PROMPT } from '../../src/core/prompt';
 import type { LanguageId } from '../../src/core/languages';
-import type { ProblemResult, Verdict } from '../../src/core/results';
+import type { AttemptResult, Verdict } from '../../src/core/results';
 import type { Outcome } from '../../src/core/rules';
 
 let n = 0;
-function r(id: string, language: LanguageId, difficulty: string, verdict: Verdict, sample = 0, turn = 1, outcome: Outcome = 'WRONG_ANSWER'): ProblemResult {
+function r(id: string, language: LanguageId, difficulty: string, verdict: Verdict, sample = 0, turn = 1, outcome: Outcome = 'WRONG_ANSWER'): AttemptResult {
   const run = (o: Outcome) => ({ program: '', outcome: o, exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 1, runtime: 'fake 1.0' });
   return {
     id, index: n++, language, difficulty, answer: 'a', extractedCode: 'c', extraction: 'x',

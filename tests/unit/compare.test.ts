@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { compareResults, formatPaired, pairedRuns } from '../../src/app/lib/compare';
 import { buildLeaderboard } from '../../src/app/lib/leaderboard';
 import type { LanguageId } from '../../src/core/languages';
-import type { ProblemResult, Verdict } from '../../src/core/results';
+import type { AttemptResult, Verdict } from '../../src/core/results';
 import { emptyCounts, type RunRecord } from '../../src/store/types';
 
-const res = (id: string, language: LanguageId, verdict: Verdict): ProblemResult => ({
+const res = (id: string, language: LanguageId, verdict: Verdict): AttemptResult => ({
   id, index: 0, language, difficulty: 'easy', answer: null, extractedCode: '', extraction: '', demo: null, full: null, verdict, durationMs: 1,
 });
 /** `pattern` is one character per problem: P passed, F failed, I infra error, - absent. */
-const run = (pattern: string, language: LanguageId = 'python', prefix = 'p'): ProblemResult[] =>
+const run = (pattern: string, language: LanguageId = 'python', prefix = 'p'): AttemptResult[] =>
   [...pattern].flatMap((c, i) => (c === '-' ? [] : [res(`${prefix}${i}`, language, c === 'P' ? 'passed' : c === 'F' ? 'failed' : 'infra_error')]));
 
 describe('paired comparison', () => {

@@ -4,7 +4,7 @@ import { problemId } from '../../src/core/ids';
 import { compareResults } from '../../src/app/lib/compare';
 import { manifest, officialJsonl, resultsJsonl, type RunData } from '../../src/app/lib/exports';
 import { applyDuplicateChoice, DuplicateIdError, formatDuplicates, parseDataset, parseDatasetStream, type Problem } from '../../src/core/records';
-import type { ProblemResult } from '../../src/core/results';
+import type { AttemptResult } from '../../src/core/results';
 import { countsOf } from '../../src/store/types';
 import { replayAnswersModel } from '../../src/models/replay';
 
@@ -93,11 +93,11 @@ describe('the report and the choice', () => {
 
 describe('exports and comparisons of a run over repeated questions', () => {
   const { problems } = parseDataset([record({ question: 'A', output: 'a1' }), record({ question: 'A', output: 'a2' }), record({ question: 'B', output: 'b' })].join('\n'));
-  const result = (p: Problem, verdict: ProblemResult['verdict']): ProblemResult => ({
+  const result = (p: Problem, verdict: AttemptResult['verdict']): AttemptResult => ({
     id: p.id, index: p.index, language: p.language, difficulty: p.difficulty, answer: String(p.record.output), extractedCode: 'c', extraction: 'e',
     demo: null, full: null, verdict, durationMs: 1, sample: 0, turn: 1,
   });
-  const run = (id: string, results: ProblemResult[]): RunData => ({
+  const run = (id: string, results: AttemptResult[]): RunData => ({
     run: {
       id, modelId: 'replay', modelLabel: 'replay', source: { kind: 'dataset-output' }, datasetName: 'd.jsonl', datasetSource: 'd.jsonl', mode: 'compat', timeLimitSeconds: null,
       concurrency: 1, problemCount: 3, languages: ['python'], createdAt: 1, startedAt: 1, finishedAt: 2, state: 'done', error: null, counts: countsOf(results),

@@ -103,15 +103,55 @@ describe('samples and turns', () => {
     expect(seen.every((c) => c.sample === 0 && c.turn === 1 && c.history.length === 0)).toBe(true);
   });
 
-  it('continues stored chains (known) after their last turn without re-reporting them', async () => {
+  it('continues stored chains (priorTurns) after their last turn, returns them with the new turns, and reports only the new', async () => {
     const first = await evaluateAll(problems.slice(0, 1), tableModel({}), fakeExecutor(), { turns: 1 });
     const seen: AnswerContext[] = [];
+    const reported: string[] = [];
+    const over: string[] = [];
     const more = await evaluateAll(problems.slice(0, 1), tableModel({ 'first/0/2': 'GOOD' }, seen), fakeExecutor(), {
-      turns: 3, known: (_p, sample) => (sample === 0 ? first : undefined),
+      turns: 3, priorTurns: (_p, sample) => (sample === 0 ? first : undefined),
+      onResult: (r) => reported.push(`${r.sample}/${r.turn}`),
+      onChainOver: (chain) => over.push(chain.map((r) => `${r.sample}/${r.turn}:${r.verdict}`).join(' ')),
     });
-    expect(more.map((r) => `${r.sample}/${r.turn}:${r.verdict}`)).toEqual(['0/2:passed']);
+    expect(more.map((r) => `${r.sample}/${r.turn}:${r.verdict}`)).toEqual(['0/1:failed', '0/2:passed']);
+    expect(more[0]).toBe(first[0]);
+    expect(reported).toEqual(['0/2']);
+    expect(over).toEqual(['0/1:failed 0/2:passed']);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.history).toHaveLength(1);
+  });
+
+  it('a chain its stored turns already end is returned and reported over at once, without asking the model', async () => {
+    // (first, 0) failed at turn 2 of 2: out of turns. (second, 0) passed at turn 1. (first, 1) is new.
+    const stored = await evaluateAll(problems, tableModel({ 'second/0/1': 'GOOD' }), fakeExecutor(), { turns: 2 });
+    const seen: AnswerContext[] = [];
+    const over: string[] = [];
+    const all = await evaluateAll(problems, tableModel({ 'first/1/1': 'GOOD' }, seen), fakeExecutor(), {
+      samples: 2, turns: 2,
+      priorTurns: (p, sample) => stored.filter((r) => r.id === p.id && r.sample === sample),
+      onChainOver: (chain) => over.push(`${chain[0]!.index}/${chain[0]!.sample}:${chain.length}`),
+    });
+    expect(all.map((r) => `${r.index}/${r.sample}/${r.turn}:${r.verdict}`)).toEqual([
+      '0/0/1:failed', '0/0/2:failed', '0/1/1:passed',
+      '1/0/1:passed', '1/1/1:failed', '1/1/2:failed',
+    ]);
+    expect(seen.map((c) => `${c.sample}/${c.turn}`).sort()).toEqual(['1/1', '1/1', '1/2']);
+    // Stored chains that are over are reported before any new one ends; every chain is reported once.
+    expect(over.slice(0, 2)).toEqual(['0/0:2', '1/0:1']);
+    expect([...over].sort()).toEqual(['0/0:2', '0/1:1', '1/0:1', '1/1:2']);
+  });
+
+  it('a stopped run still returns every stored turn, and reports no unfinished chain as over', async () => {
+    const stored = await evaluateAll(problems, tableModel({}), fakeExecutor(), { turns: 1 });
+    const stop = new AbortController();
+    stop.abort();
+    const over: number[] = [];
+    const all = await evaluateAll(problems, tableModel({}), fakeExecutor(), {
+      turns: 3, signal: stop.signal, priorTurns: (p) => stored.filter((r) => r.id === p.id),
+      onChainOver: (chain) => over.push(chain[0]!.index),
+    });
+    expect(all.map((r) => `${r.index}/${r.turn}`)).toEqual(['0/1', '1/1']);
+    expect(over).toEqual([]);
   });
 
   it('clipMiddle keeps head and tail', () => {

@@ -1,7 +1,7 @@
 /** The app's run exports and run comparison: pure functions of stored data. */
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/core/records';
-import type { ProblemResult } from '../../src/core/results';
+import type { AttemptResult } from '../../src/core/results';
 import { compareResults, formatDelta } from '../../src/app/lib/compare';
 import { csvField, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from '../../src/app/lib/exports';
 import { SYSTEM_PROMPT } from '../../src/core/prompt';
@@ -11,7 +11,7 @@ const problem = (i: number, language: 'python' | 'javascript'): Problem => ({
   id: `p${i}`, index: i, line: i + 1, language, difficulty: 'easy',
   record: { question: `q${i}`, canonical_solution: 'c', demo_test_func: 'd', full_test_func: 'f', language, difficulty: 'easy', extra: i },
 });
-const result = (p: Problem, verdict: ProblemResult['verdict'], answer: string | null = `answer ${p.id}`): ProblemResult => ({
+const result = (p: Problem, verdict: AttemptResult['verdict'], answer: string | null = `answer ${p.id}`): AttemptResult => ({
   id: p.id, index: p.index, language: p.language, difficulty: p.difficulty, answer, extractedCode: 'code', extraction: 'fenced block',
   demo: verdict === 'infra_error' ? null : { program: 'x', outcome: 'PASSED', exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 3, runtime: 'QuickJS-ng' },
   full: verdict === 'infra_error' ? null : { program: 'y', outcome: verdict === 'passed' ? 'PASSED' : 'RUNTIME_ERROR', exitCode: 1, stdout: '', stderr: 'a "quoted", error\nline', timedOut: false, durationMs: 3, runtime: 'QuickJS-ng' },
@@ -101,7 +101,7 @@ describe('run exports', () => {
 
   it('writes one line per (problem, sample, turn) for a run with several samples or turns', () => {
     const p = problems[0]!;
-    const attempt = (sample: number, turn: number, verdict: ProblemResult['verdict']): ProblemResult => ({ ...result(p, verdict, `s${sample} t${turn}`), sample, turn });
+    const attempt = (sample: number, turn: number, verdict: AttemptResult['verdict']): AttemptResult => ({ ...result(p, verdict, `s${sample} t${turn}`), sample, turn });
     const multi = [attempt(0, 1, 'failed'), attempt(0, 2, 'passed'), attempt(1, 1, 'passed')];
     const multiData: RunData = {
       run: { ...run, samples: 2, turns: 2 },

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDataset } from '../../src/core/records';
-import { readJournal, readOutFile } from '../../src/cli/journal';
+import { journalLog, readJournal, readOutFile } from '../../src/cli/journal';
 import type { ResultFields } from '../../src/core/result-file';
-import { journaledModel, openRun, planRun, ResumeError } from '../../src/cli/resume';
+import { openRun, planRun, ResumeError } from '../../src/cli/resume';
+import { recordedModel } from '../../src/models/recorded';
 import type { Model } from '../../src/models/types';
 
 const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.slice(0, 3);
@@ -84,7 +85,7 @@ describe('opening a run', () => {
     const asked: string[] = [];
     const inner: Model = { id: 'openai:m', answer: async (p) => (asked.push(p.id), { text: `answer ${p.id}`, usage: { inputTokens: 3, outputTokens: 4 } }) };
     const prior = readJournal(line({ type: 'answer', id: a, output: 'stored' }));
-    const model = journaledModel(inner, journal, prior);
+    const model = recordedModel(inner, journalLog(journal, prior));
     expect((await model.answer(problems[0]!)).text).toBe('stored');
     const fresh = await model.answer(problems[1]!);
     expect(asked).toEqual([b]);

@@ -1,7 +1,7 @@
 /** The leaderboard of stored runs (src/app/lib/leaderboard.ts): rows, best per column, sorting. */
 import { describe, expect, it } from 'vitest';
 import type { LanguageId } from '../../src/core/languages';
-import type { ProblemResult } from '../../src/core/results';
+import type { AttemptResult } from '../../src/core/results';
 import { boardDatasets, buildLeaderboard, cellOf, sortRows, type StoredRunResults } from '../../src/app/lib/leaderboard';
 import { emptyCounts, type RunRecord } from '../../src/store/types';
 
@@ -11,7 +11,7 @@ const runOf = (id: string, modelId: string, createdAt: number, extra: Partial<Ru
   createdAt, startedAt: createdAt, finishedAt: createdAt + 1, state: 'done', error: null, counts: emptyCounts(), ...extra,
 });
 let n = 0;
-const res = (language: LanguageId, verdict: ProblemResult['verdict'], extra: Partial<ProblemResult> = {}): ProblemResult => ({
+const res = (language: LanguageId, verdict: AttemptResult['verdict'], extra: Partial<AttemptResult> = {}): AttemptResult => ({
   id: `p${n++}`, index: n, language, difficulty: 'easy', answer: null, extractedCode: '', extraction: '', demo: null, full: null, verdict, durationMs: 1, ...extra,
 });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatPass1, formatPercent, summarize } from '../../src/core/metrics';
-import { problemOutcome, type ProblemResult } from '../../src/core/results';
+import { problemOutcome, type AttemptResult } from '../../src/core/results';
 import type { Outcome } from '../../src/core/rules';
 import type { LanguageId } from '../../src/core/languages';
 
 let n = 0;
-function result(language: LanguageId, demo: Outcome | null, full: Outcome | null, verdict?: ProblemResult['verdict']): ProblemResult {
+function result(language: LanguageId, demo: Outcome | null, full: Outcome | null, verdict?: AttemptResult['verdict']): AttemptResult {
   const run = (outcome: Outcome) => ({ program: '', outcome, exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 1, runtime: 'r' });
   return {
     id: String(n), index: n++, language, difficulty: 'easy', answer: '', extractedCode: '', extraction: '',

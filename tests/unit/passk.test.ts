@@ -4,7 +4,7 @@ import type { LanguageId } from '../../src/core/languages';
 import {
   curveKs, firstAttempts, formatPassAtK, formatTurn, pass1ByTurn, passAtK, passAtKEstimate, reportedKs, sampleVerdictAt,
 } from '../../src/core/passk';
-import type { ProblemResult, Verdict } from '../../src/core/results';
+import type { AttemptResult, Verdict } from '../../src/core/results';
 
 /** C(n, k) exactly, with BigInt: an independent check of the product form. */
 function binomial(n: number, k: number): bigint {
@@ -58,7 +58,7 @@ describe('the unbiased estimator', () => {
 
 let index = 0;
 const indexOf = new Map<string, number>();
-function r(id: string, language: LanguageId, sample: number, turn: number, verdict: Verdict, difficulty = 'easy'): ProblemResult {
+function r(id: string, language: LanguageId, sample: number, turn: number, verdict: Verdict, difficulty = 'easy'): AttemptResult {
   if (!indexOf.has(id)) indexOf.set(id, index++);
   return {
     id, index: indexOf.get(id)!, language, difficulty, answer: 'a', extractedCode: 'c', extraction: 'x',

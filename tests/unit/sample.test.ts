@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LanguageId } from '../../src/core/languages';
 import type { Problem } from '../../src/core/records';
-import type { ProblemResult } from '../../src/core/results';
+import type { AttemptResult } from '../../src/core/results';
 import { samplePerStratum } from '../../src/core/sample';
 import { seededRandom } from '../../src/core/stats';
 import { fullSetEstimate } from '../../src/core/uncertainty';
@@ -32,7 +32,7 @@ function syntheticSet(seed: number, languages = 20) {
   return { problems, passes };
 }
 
-const resultOf = (p: Problem, passed: boolean): ProblemResult => ({
+const resultOf = (p: Problem, passed: boolean): AttemptResult => ({
   id: p.id, index: p.index, language: p.language, difficulty: p.difficulty, answer: '', extractedCode: '', extraction: '',
   demo: null, full: null, verdict: passed ? 'passed' : 'failed', durationMs: 0,
 });

@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
 import { parseDataset, type Problem } from '../../src/core/records';
-import type { ProblemResult } from '../../src/core/results';
+import type { AttemptResult } from '../../src/core/results';
 import { alignResults, describeLegacy, emptyCounts, IndexedDbRunStore, legacyIds, type RunRecord } from '../../src/store';
 
 const line = (question: string, output: string) =>
@@ -24,7 +24,7 @@ const record = (id: string, extra: Partial<RunRecord> = {}): RunRecord => ({
   timeLimitSeconds: null, concurrency: 2, problemCount: 3, languages: ['python'], createdAt: 1, startedAt: 1, finishedAt: 2, state: 'done', error: null,
   counts: emptyCounts(), ...extra,
 });
-const result = (p: Problem, verdict: ProblemResult['verdict']): ProblemResult => ({
+const result = (p: Problem, verdict: AttemptResult['verdict']): AttemptResult => ({
   id: p.id, index: p.index, language: p.language, difficulty: p.difficulty, answer: String(p.record.output), extractedCode: '', extraction: 'e',
   demo: null, full: null, verdict, durationMs: 1, sample: 0, turn: 1,
 });

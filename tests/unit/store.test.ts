@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/core/records';
-import { resultKey, type ProblemResult } from '../../src/core/results';
+import { resultKey, type AttemptResult } from '../../src/core/results';
 import { emptyCounts, IndexedDbRunStore, MemoryRunStore, type RunRecord, type RunStore } from '../../src/store';
 
 let dbCount = 0;
@@ -40,7 +40,7 @@ const run = (id: string, createdAt: number): RunRecord => ({
   counts: emptyCounts(),
 });
 
-const result = (p: Problem, verdict: ProblemResult['verdict'], inputTokens = 10): ProblemResult => ({
+const result = (p: Problem, verdict: AttemptResult['verdict'], inputTokens = 10): AttemptResult => ({
   id: p.id, index: p.index, language: p.language, difficulty: p.difficulty, answer: 'a', extractedCode: 'c', extraction: 'e',
   demo: null, full: null, verdict, durationMs: 1, usage: { inputTokens, outputTokens: 5 },
 });
@@ -85,7 +85,7 @@ describe.each(implementations)('%s run store', (_name, open) => {
     const store = await open();
     const p = problem(0);
     await store.createRun(run('m', 1), [p]);
-    const attempt = (sample: number, turn: number, verdict: ProblemResult['verdict']): ProblemResult => ({ ...result(p, verdict, 1), sample, turn });
+    const attempt = (sample: number, turn: number, verdict: AttemptResult['verdict']): AttemptResult => ({ ...result(p, verdict, 1), sample, turn });
     await store.putResult('m', attempt(0, 1, 'failed'));
     await store.putResult('m', attempt(0, 2, 'passed'));
     await store.putResult('m', attempt(1, 1, 'passed'));

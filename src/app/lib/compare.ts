@@ -4,7 +4,7 @@
  */
 import type { LanguageId } from '../../core/languages';
 import { summarize, type ScoreLine } from '../../core/metrics';
-import type { ProblemResult } from '../../core/results';
+import type { AttemptResult } from '../../core/results';
 import { pairedDifference, type PairedDifference } from '../../core/stats';
 
 export interface LanguageDelta {
@@ -31,13 +31,13 @@ export interface Comparison {
 const points = (a: ScoreLine | undefined, b: ScoreLine | undefined): number | null =>
   a && b && a.total && b.total ? (b.pass1 - a.pass1) * 100 : null;
 
-const counted = (r: ProblemResult) => r.verdict === 'passed' || r.verdict === 'failed';
+const counted = (r: AttemptResult) => r.verdict === 'passed' || r.verdict === 'failed';
 
 /**
  * The paired difference of B against A on the problems (by id) both counted; `a` and `b` are
  * first attempts. `language` narrows it to one language.
  */
-export function pairedRuns(a: readonly ProblemResult[], b: readonly ProblemResult[], language?: LanguageId): PairedDifference {
+export function pairedRuns(a: readonly AttemptResult[], b: readonly AttemptResult[], language?: LanguageId): PairedDifference {
   const byId = new Map(a.filter((r) => counted(r) && (!language || r.language === language)).map((r) => [r.id, r]));
   const pairs: Array<[boolean, boolean]> = [];
   for (const rb of b) {
@@ -47,7 +47,7 @@ export function pairedRuns(a: readonly ProblemResult[], b: readonly ProblemResul
   return pairedDifference(pairs);
 }
 
-export function compareResults(a: readonly ProblemResult[], b: readonly ProblemResult[]): Comparison {
+export function compareResults(a: readonly AttemptResult[], b: readonly AttemptResult[]): Comparison {
   const sa = summarize(a);
   const sb = summarize(b);
   const languages = [...new Set([...sa.perLanguage, ...sb.perLanguage].map((l) => l.language))].sort();

@@ -1,10 +1,10 @@
 /** One sentence on why a run got its outcome, following the order of SPEC §4. */
 import { LANGUAGE_NAMES } from '../../core/languages';
-import type { ProblemResult, TestRun } from '../../core/results';
+import type { AttemptResult, TestRun } from '../../core/results';
 import { languageRule } from '../../core/rules';
 import { formatDuration } from './format';
 
-export function explainRun(result: ProblemResult, run: TestRun): string {
+export function explainRun(result: AttemptResult, run: TestRun): string {
   switch (run.outcome) {
     case 'PASSED':
       return 'exit code 0 and no error marker in the output';
@@ -30,7 +30,7 @@ export function explainRun(result: ProblemResult, run: TestRun): string {
 }
 
 /** The headline of the detail view: which run decided the outcome, and why. */
-export function explainResult(result: ProblemResult): { passed: boolean; text: string } {
+export function explainResult(result: AttemptResult): { passed: boolean; text: string } {
   if (result.verdict === 'infra_error') return { passed: false, text: `Not counted: ${result.error ?? 'infrastructure error'}` };
   if (result.verdict === 'unsupported') return { passed: false, text: `Not run: ${result.error ?? 'no runtime for this language'}` };
   if (!result.extractedCode.trim()) {

@@ -10,7 +10,8 @@ import { FEEDBACK_LIMIT } from '../../core/feedback';
 import { buildManifest } from '../../core/manifest';
 import { SYSTEM_PROMPT } from '../../core/prompt';
 import type { Problem } from '../../core/records';
-import { resultKey, sampleOf, turnOf, type ProblemResult } from '../../core/results';
+import { attemptsOf as attemptsOfProblem, orderAttempts } from '../../core/chains';
+import { resultKey, sampleOf, turnOf, type AttemptResult } from '../../core/results';
 import { costOf } from '../../models/usage';
 import { outputOf, resultFields, resultLine } from '../../core/result-file';
 import type { RunRecord, StoredAnswer } from '../../store/types';
@@ -19,7 +20,7 @@ export interface RunData {
   run: RunRecord;
   problems: readonly Problem[];
   /** By resultKey(problem id, sample, turn): the bare problem id for a first attempt. */
-  results: ReadonlyMap<string, ProblemResult>;
+  results: ReadonlyMap<string, AttemptResult>;
   /** By resultKey(problem id, sample, turn), like the results. */
   answers: ReadonlyMap<string, StoredAnswer>;
 }
@@ -28,20 +29,18 @@ export interface RunData {
 const isMulti = (run: RunRecord) => (run.samples ?? 1) > 1 || (run.turns ?? 1) > 1;
 
 /** Every result of a problem, by sample then turn. */
-function attemptsOf(data: RunData, problem: Problem): ProblemResult[] {
+function attemptsOf(data: RunData, problem: Problem): AttemptResult[] {
   if (!isMulti(data.run)) {
     const r = data.results.get(problem.id);
     return r ? [r] : [];
   }
-  return [...data.results.values()].filter((r) => r.id === problem.id).sort((a, b) => sampleOf(a) - sampleOf(b) || turnOf(a) - turnOf(b));
+  return attemptsOfProblem(data.results.values(), problem.id);
 }
 
 /** Every result in input order of the problems, then by sample and turn. */
-function orderedResults(data: RunData): ProblemResult[] {
-  if (!isMulti(data.run)) return data.problems.map((p) => data.results.get(p.id)).filter((r): r is ProblemResult => !!r);
-  const byId = new Map<string, ProblemResult[]>();
-  for (const r of data.results.values()) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
-  return data.problems.flatMap((p) => (byId.get(p.id) ?? []).sort((a, b) => sampleOf(a) - sampleOf(b) || turnOf(a) - turnOf(b)));
+function orderedResults(data: RunData): AttemptResult[] {
+  if (!isMulti(data.run)) return data.problems.map((p) => data.results.get(p.id)).filter((r): r is AttemptResult => !!r);
+  return orderAttempts(data.problems, data.results.values());
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
  * The figures of a run beyond the headline Pass@1, computed by src/core only: the `pass@k: …`
  * lines, the `Pass@1 after turn t: …` lines (the same text as the CLI, from the same formatting
- * functions), whether each (problem, sample) chain is over, and the chart data.
+ * functions), and the chart data. Whether a (problem, sample) chain is over: src/core/chains.ts.
  */
 import { chartData, type ChartData } from '../../charts/data';
 import type { LanguageId } from '../../core/languages';
 import { metricLines as linesOf, pass1ByTurn, passAtK, reportedKs } from '../../core/passk';
-import { sampleOf, turnOf, type ProblemResult } from '../../core/results';
+import type { AttemptResult } from '../../core/results';
 import type { SubsetPlan } from '../../core/sample';
 import { uncertainty, uncertaintyLines } from '../../core/uncertainty';
 
@@ -19,7 +19,7 @@ export interface RunShape {
  * The pass@k lines (and the problems each left out), then the per-turn lines, as the CLI prints
  * them for these settings (src/cli/report.ts): pass@k with each sample's verdict after the last turn.
  */
-export function metricLines(results: readonly ProblemResult[], shape: RunShape): string[] {
+export function metricLines(results: readonly AttemptResult[], shape: RunShape): string[] {
   const passk = shape.samples > 1 ? reportedKs(shape.samples).map((k) => passAtK(results, k, { turn: shape.turns })) : [];
   return linesOf(passk, shape.turns > 1 ? pass1ByTurn(results, shape.turns).overall : []);
 }
@@ -28,33 +28,12 @@ export function metricLines(results: readonly ProblemResult[], shape: RunShape):
  * The interval lines the CLI prints just before its headline (src/cli/main.ts): Pass@1's 95%
  * interval, a subset's full-benchmark estimate, and pass@k's bootstrap intervals.
  */
-export function intervalLines(results: readonly ProblemResult[], shape: RunShape, plan?: SubsetPlan): string[] {
+export function intervalLines(results: readonly AttemptResult[], shape: RunShape, plan?: SubsetPlan): string[] {
   return uncertaintyLines(uncertainty(results, { plan, ks: shape.samples > 1 ? reportedKs(shape.samples) : [], turn: shape.turns }), plan);
 }
 
-/** The latest result of each (problem, sample) chain, by `<id>#<sample>`. */
-export function chainEnds(results: Iterable<ProblemResult>): Map<string, ProblemResult> {
-  const last = new Map<string, ProblemResult>();
-  for (const r of results) {
-    const key = `${r.id}#${sampleOf(r)}`;
-    const seen = last.get(key);
-    if (!seen || turnOf(r) > turnOf(seen)) last.set(key, r);
-  }
-  return last;
-}
-
-/** A chain is over once a turn passed, its last turn ran, or a turn could not be evaluated. */
-export const chainOver = (last: ProblemResult, turns: number) => last.verdict !== 'failed' || turnOf(last) >= turns;
-
-/** How many (problem, sample) chains are over. */
-export function chainsDone(results: Iterable<ProblemResult>, turns: number): number {
-  let done = 0;
-  for (const r of chainEnds(results).values()) if (chainOver(r, turns)) done++;
-  return done;
-}
-
 /** The four charts' data for a run. */
-export function runChartData(results: readonly ProblemResult[], shape: RunShape, title: string): ChartData {
+export function runChartData(results: readonly AttemptResult[], shape: RunShape, title: string): ChartData {
   return chartData(results, { title, samples: shape.samples, turns: shape.turns });
 }
 
@@ -70,7 +49,7 @@ export interface ExtraColumn {
  * The per-language table's columns beyond Pass@1, as in the CLI's table: Pass@1 after each turn
  * from the second, then pass@k for each printed k.
  */
-export function languageColumns(results: readonly ProblemResult[], shape: RunShape): ExtraColumn[] {
+export function languageColumns(results: readonly AttemptResult[], shape: RunShape): ExtraColumn[] {
   const columns: ExtraColumn[] = [];
   if (shape.turns > 1) {
     const byTurn = pass1ByTurn(results, shape.turns);

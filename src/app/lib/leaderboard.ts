@@ -9,7 +9,7 @@
 import type { LanguageId } from '../../core/languages';
 import { summarize, type ScoreLine } from '../../core/metrics';
 import { firstAttempts } from '../../core/passk';
-import type { ProblemResult } from '../../core/results';
+import type { AttemptResult } from '../../core/results';
 import type { RunRecord } from '../../store/types';
 import type { PairedDifference } from '../../core/stats';
 import { pairedRuns } from './compare';
@@ -23,7 +23,7 @@ const score = (line: ScoreLine): Score => ({ pass1: line.pass1, passed: line.pas
  * Pass@1 of a run overall and per language: its first attempts (sample 0, turn 1), the same
  * figure as the run's headline and the CLI's last line, whatever its samples and turns.
  */
-export function runScores(results: readonly ProblemResult[]): { overall: Score; perLanguage: Array<[LanguageId, Score]> } {
+export function runScores(results: readonly AttemptResult[]): { overall: Score; perLanguage: Array<[LanguageId, Score]> } {
   const summary = summarize(firstAttempts(results));
   return { overall: score(summary), perLanguage: summary.perLanguage.filter((l) => l.total > 0).map((l) => [l.language, score(l)]) };
 }
@@ -71,7 +71,7 @@ export interface Leaderboard {
 
 export interface StoredRunResults {
   run: RunRecord;
-  results: readonly ProblemResult[];
+  results: readonly AttemptResult[];
 }
 
 /** Groups runs as the leaderboard picks them: the dataset they were made on. */
@@ -158,7 +158,7 @@ export function sortRows(rows: readonly LeaderboardRow[], column: LeaderboardCol
 // ── like with like (issue #17): which problems each figure is computed on ─────────────────────
 
 /** The problem fields of a row: what each figure counts (first attempts that passed or failed). */
-function problemSets(results: readonly ProblemResult[]): Pick<LeaderboardRow, 'problems' | 'languages' | 'sets' | 'comparable' | 'coverage' | 'referenceProblems'> {
+function problemSets(results: readonly AttemptResult[]): Pick<LeaderboardRow, 'problems' | 'languages' | 'sets' | 'comparable' | 'coverage' | 'referenceProblems'> {
   const counted = firstAttempts(results).filter((r) => r.verdict === 'passed' || r.verdict === 'failed');
   const ids = new Map<LeaderboardColumn, string[]>([['overall', []]]);
   for (const r of counted) {
