@@ -7,8 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { LANGUAGE_IDS, LANGUAGE_NAMES, normalizeLanguage, type LanguageId } from '../src/core/languages';
-import { judgeRun, languageRule, precheckProgram, spliceProgram, type Outcome } from '../src/core/rules';
+import { LANGUAGE_IDS, LANGUAGE_NAMES, normalizeLanguage, type LanguageId, type Outcome } from '../src/contracts';
+import { judgeRun, languageRule, precheckProgram, spliceProgram } from '../src/core/rules';
 import type { HealthResponse, LanguagesResponse, ResponseExtensions, SubmitRequest, SubmitResponse } from '../runtimes/remote/protocol';
 import { UnavailableError, type LanguageExecutor, type RunReport } from './execute';
 import { acceptedHosts, guardRequest } from './guard';

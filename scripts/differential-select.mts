@@ -12,7 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { nativeBinary, runNative } from '../runtimes/native/process.ts';
 import { seededSample, stderrClass, type DifferentialRecord } from '../src/core/differential.ts';
-import type { LanguageId } from '../src/core/languages.ts';
+import type { LanguageId } from '../src/contracts';
 
 const { values } = parseArgs({
   options: {

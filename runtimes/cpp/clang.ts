@@ -31,7 +31,8 @@
 import { ConsoleStdout, Directory, File, OpenFile, PreopenDirectory, WASI, WASIProcExit } from '@bjorn3/browser_wasi_shim';
 import exceptionsSource from './exceptions.cpp?raw';
 import { toLP64 } from './lp64';
-import { OutputCapture, type LanguageRuntime, type RunResult } from '../types';
+import { OutputCapture } from '../host/output';
+import type { LanguageRuntime, RunResult } from '../../src/contracts';
 
 /** The files the runtime needs (name → inside node_modules/@yowasp/clang/gen). */
 export const CLANG_FILES = ['bundle.js', 'llvm.core.wasm', 'llvm.core2.wasm', 'llvm.core3.wasm', 'llvm.core4.wasm', 'llvm-resources.tar'] as const;

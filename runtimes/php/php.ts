@@ -16,7 +16,8 @@
  * php-wasm has and the sandbox lacks (mbstring, bcmath, gd, curl, …) are disabled, so calling them
  * fails as it does there ("Call to undefined function mb_strlen()").
  */
-import { OutputCapture, type LanguageRuntime } from '../types';
+import { OutputCapture } from '../host/output';
+import type { LanguageRuntime } from '../../src/contracts';
 import phpIni from './php.ini?raw';
 
 /** The files the host hands in: name → bytes (runtimes/host/catalog.ts maps them to node_modules). */

@@ -24,7 +24,8 @@
  * new R instead. A runaway program cannot be interrupted: the host terminates the worker at the
  * time limit.
  */
-import { OutputCapture, type LanguageRuntime, type RunResult } from '../types';
+import { OutputCapture } from '../host/output';
+import type { LanguageRuntime, RunResult } from '../../src/contracts';
 
 /** The files the host hands in (name → bytes), all from node_modules/webr/dist. */
 export const R_FILES = [

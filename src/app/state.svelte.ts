@@ -8,24 +8,21 @@ import demoUrl from '../../bench-data/demo.jsonl?url';
 import demoAnswersUrl from '../../bench-data/demo-answers.jsonl?url';
 import demoMultiAnswersUrl from '../../bench-data/demo-answers-multi.jsonl?url';
 import { createBrowserExecutor } from '../../runtimes/host/browser';
-import type { Executor } from '../../runtimes/types';
+import { acceptedLanguages, AuthenticationError, FIRST_ATTEMPT, normalizeLanguage, type AnswerSource, type Executor, type LanguageId, type Problem } from '../contracts';
 import { evaluateAll } from '../core/engine';
 import type { ExtractionMode } from '../core/extract';
 import type { FeedbackSource } from '../core/feedback';
-import type { LanguageId } from '../core/languages';
 import { summarize, type Summary } from '../core/metrics';
-import { applyDuplicateChoice, DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type DuplicateChoice, type DuplicateGroup, type LoadedDataset, type LoadError, type Problem } from '../core/records';
+import { applyDuplicateChoice, DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type DuplicateChoice, type DuplicateGroup, type LoadedDataset, type LoadError } from '../core/records';
 import { samplePerStratum } from '../core/sample';
 import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { canonicalModel } from '../models/canonical';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel, type RecordedAnswer } from '../models/replay';
-import { AuthenticationError, FIRST_ATTEMPT, type Model } from '../models/types';
 import { createProviderModel, ProviderSettingsError, type Prices } from '../models/providers';
 import { meteredModel } from '../models/meter';
 import { addUsage, costOf, emptyTotals } from '../models/usage';
 import { IdAssigner, ownId, problemId } from '../core/ids';
 import { sha256Hex } from '../core/manifest';
-import { acceptedLanguages, normalizeLanguage } from '../core/languages';
 import { plural } from './lib/format';
 import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
 import { alignResults, legacyIds, type LegacyIds } from '../store/legacy';
@@ -516,7 +513,7 @@ export class AppState {
   }
 
   /** The model that answers for a stored run (a provider's with this page's key for it). */
-  private async modelFor(record: RunRecord): Promise<{ model: Model; prices?: Partial<Prices> }> {
+  private async modelFor(record: RunRecord): Promise<{ model: AnswerSource; prices?: Partial<Prices> }> {
     const source = record.source;
     switch (source.kind) {
       case 'canonical':
@@ -883,7 +880,7 @@ export class AppState {
   private async execute(record: RunRecord, problems: Problem[], todo: Problem[], answers: Map<string, StoredAnswer>, kept: ProblemResult[]): Promise<void> {
     const store = await this.history.ready;
     let executor: Executor;
-    let built: { model: Model; prices?: Partial<Prices> };
+    let built: { model: AnswerSource; prices?: Partial<Prices> };
     const breaker = (this.breaker = record.source.kind === 'provider' ? this.newBreaker(record.source.settings.baseUrl) : null);
     try {
       built = await this.modelFor(record);
@@ -919,14 +916,14 @@ export class AppState {
     const inner = metered;
     // Marks a problem as in progress, answers from the store when it can, and stores every new
     // answer before handing it on to be evaluated.
-    const model: Model = {
+    const model: AnswerSource = {
       id: inner.id,
       answer: async (problem, signal, context = FIRST_ATTEMPT) => {
         this.inFlight.set(problem.index, (this.inFlight.get(problem.index) ?? 0) + 1);
         const key = resultKey(problem.id, context.sample, context.turn);
         const stored = answers.get(key);
         if (stored) return { text: stored.output, ...(stored.isCode ? { isCode: true } : {}), ...(stored.usage ? { usage: stored.usage } : {}), ...(stored.reasoning ? { reasoning: stored.reasoning } : {}) };
-        let answer: Awaited<ReturnType<Model['answer']>>;
+        let answer: Awaited<ReturnType<AnswerSource['answer']>>;
         try {
           answer = await inner.answer(problem, untilAuthStop(signal), context);
         } catch (e) {

@@ -8,8 +8,7 @@
  * The key is never part of any line.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
-import type { TokenUsage } from '../models/types';
-import { fromStoredUsage, toStoredUsage } from '../models/usage';
+import { fromStoredUsage, toStoredUsage, type TokenUsage } from '../contracts';
 import { isResultFields, pickResultFields, type ResultFields } from '../core/result-file';
 import { resultKey } from '../core/results';
 

@@ -9,12 +9,12 @@ import { buildManifest } from '../core/manifest';
 import { summarize } from '../core/metrics';
 import { firstAttempts, pass1ByTurn, passAtK, reportedKs } from '../core/passk';
 import { SYSTEM_PROMPT } from '../core/prompt';
-import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, type LoadedDataset, type Problem } from '../core/records';
+import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, type LoadedDataset } from '../core/records';
+import { AuthenticationError, type AnswerSource, type Problem } from '../contracts';
 import { samplePerStratum, type SubsetPlan } from '../core/sample';
 import { uncertainty, uncertaintyLines } from '../core/uncertainty';
 import { resultKey, sampleOf, turnOf, type ProblemResult } from '../core/results';
 import { meteredModel, type Meter } from '../models/meter';
-import { AuthenticationError, type Model } from '../models/types';
 import { addUsage, emptyTotals } from '../models/usage';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
 import type { Journal, PriorRun } from './journal';
@@ -122,7 +122,7 @@ async function main(options: CliOptions): Promise<void> {
   const chains = problems.length * samples;
   const redraw = () => status.show(progressLine(chains, counters, meter, prices));
   const { model: source, prices, settings } = await loadModel(options, readText, { onRetry: () => (counters.retries++, redraw()) });
-  let model: Model = source;
+  let model: AnswerSource = source;
   if (options.provider) ({ model, meter } = meteredModel(source, redraw));
 
   // With --out, every answer and result is journaled as it arrives, and a run can be continued.

@@ -3,9 +3,8 @@
  * are evaluated, and a Model that answers from stored answers without asking the provider again.
  */
 import { access, readFile } from 'node:fs/promises';
-import type { Problem } from '../core/records';
+import type { AnswerSource, Problem } from '../contracts';
 import { parseResultKey, resultKey, type ProblemResult } from '../core/results';
-import type { Model } from '../models/types';
 import { Journal, readJournal, readOutFile, type PriorRun } from './journal';
 import { storedResult, type ResultFields } from '../core/result-file';
 
@@ -103,7 +102,7 @@ export function planRun(problems: readonly Problem[], prior: PriorRun | undefine
 }
 
 /** Answers from the journal when it holds one; otherwise asks `model` and journals the answer before returning it. */
-export function journaledModel(model: Model, journal: Journal, prior: PriorRun | undefined): Model {
+export function journaledModel(model: AnswerSource, journal: Journal, prior: PriorRun | undefined): AnswerSource {
   return {
     id: model.id,
     async answer(problem, signal, context) {

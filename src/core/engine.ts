@@ -2,14 +2,11 @@
  * The run engine: problem → answer → extracted code → spliced programs → runs → outcomes.
  * Plain data in and out; it knows nothing of the UI, the store or how a runtime works.
  */
-import type { Executor, RunResult } from '../../runtimes/types';
-import { AuthenticationError, FIRST_ATTEMPT, type AnswerContext, type Model, type PriorTurn } from '../models/types';
+import { AuthenticationError, FIRST_ATTEMPT, type AnswerContext, type AnswerSource, type Executor, type LanguageId, type Outcome, type PriorTurn, type Problem, type RunResult } from '../contracts';
 import { extractCode, type ExtractionMode } from './extract';
 import { buildFeedback, FEEDBACK_LIMIT, type FeedbackSource } from './feedback';
-import type { LanguageId } from './languages';
-import type { Problem } from './records';
 import { turnOf, type ProblemResult, type TestRun } from './results';
-import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, UnsupportedSpliceError, type Outcome } from './rules';
+import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, UnsupportedSpliceError } from './rules';
 
 export interface EvaluationOptions {
   mode?: ExtractionMode;
@@ -43,7 +40,7 @@ export interface RunOptions extends EvaluationOptions {
  */
 export async function evaluateProblem(
   problem: Problem,
-  model: Model,
+  model: AnswerSource,
   executor: Executor,
   options: EvaluationOptions = {},
   signal?: AbortSignal,
@@ -159,7 +156,7 @@ function chainOver(last: ProblemResult | undefined, turns: number): boolean {
  */
 export async function evaluateAll(
   problems: readonly Problem[],
-  model: Model,
+  model: AnswerSource,
   executor: Executor,
   options: RunOptions = {},
 ): Promise<ProblemResult[]> {

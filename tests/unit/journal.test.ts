@@ -7,7 +7,7 @@ import { parseDataset } from '../../src/core/records';
 import { readJournal, readOutFile } from '../../src/cli/journal';
 import type { ResultFields } from '../../src/core/result-file';
 import { journaledModel, openRun, planRun, ResumeError } from '../../src/cli/resume';
-import type { Model } from '../../src/models/types';
+import type { AnswerSource } from '../../src/contracts';
 
 const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.slice(0, 3);
 const [a, b, c] = problems.map((p) => p.id) as [string, string, string];
@@ -82,7 +82,7 @@ describe('opening a run', () => {
     const out = join(dir(), 'r.jsonl');
     const { journal } = await openRun(out, header, false);
     const asked: string[] = [];
-    const inner: Model = { id: 'openai:m', answer: async (p) => (asked.push(p.id), { text: `answer ${p.id}`, usage: { inputTokens: 3, outputTokens: 4 } }) };
+    const inner: AnswerSource = { id: 'openai:m', answer: async (p) => (asked.push(p.id), { text: `answer ${p.id}`, usage: { inputTokens: 3, outputTokens: 4 } }) };
     const prior = readJournal(line({ type: 'answer', id: a, output: 'stored' }));
     const model = journaledModel(inner, journal, prior);
     expect((await model.answer(problems[0]!)).text).toBe('stored');

@@ -9,7 +9,7 @@ import { version as appVersion } from '../../../package.json';
 import { FEEDBACK_LIMIT } from '../../core/feedback';
 import { buildManifest } from '../../core/manifest';
 import { SYSTEM_PROMPT } from '../../core/prompt';
-import type { Problem } from '../../core/records';
+import type { Problem } from '../../contracts';
 import { resultKey, sampleOf, turnOf, type ProblemResult } from '../../core/results';
 import { costOf } from '../../models/usage';
 import { outputOf, resultFields, resultLine } from '../../core/result-file';

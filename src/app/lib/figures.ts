@@ -4,7 +4,7 @@
  * functions), whether each (problem, sample) chain is over, and the chart data.
  */
 import { chartData, type ChartData } from '../../charts/data';
-import type { LanguageId } from '../../core/languages';
+import type { LanguageId } from '../../contracts';
 import { metricLines as linesOf, pass1ByTurn, passAtK, reportedKs } from '../../core/passk';
 import { sampleOf, turnOf, type ProblemResult } from '../../core/results';
 import type { SubsetPlan } from '../../core/sample';
