@@ -1,6 +1,6 @@
 /**
  * Continuing a run (--resume, --retry-errors): which problems keep their stored result, which
- * are evaluated, and a Model that answers from stored answers without asking the provider again.
+ * are evaluated, and an AnswerSource that answers from stored answers without asking the provider again.
  */
 import { access, readFile } from 'node:fs/promises';
 import type { AnswerSource, Problem } from '../contracts';

@@ -1,3 +1,4 @@
+/** SPEC §4's generic verdict rule; the outcome names and the report it reads are contracts (src/contracts/outcome.ts). */
 import type { ExecutionReport, Outcome } from '../../contracts';
 
 /**

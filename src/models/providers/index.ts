@@ -1,5 +1,5 @@
 /**
- * Real model providers behind the `Model` interface: OpenAI-compatible chat completions,
+ * Real model providers behind the `AnswerSource` interface (src/contracts): OpenAI-compatible chat completions,
  * Anthropic Messages and Gemini generateContent, streaming or not, with retries.
  *
  * Plain `fetch`, not the official OpenAI/Anthropic SDKs: the SDKs add `x-stainless-*` headers to
