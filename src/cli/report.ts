@@ -1,5 +1,6 @@
 /** The CLI's per-language table, breakdowns, pass@k and per-turn lines, and headline. */
-import { type BreakdownRow, OUTCOME_ORDER } from '../core/breakdown';
+import type { BreakdownRow } from '../core/breakdown';
+import { OUTCOME_ORDER } from '../core/breakdown';
 import { LANGUAGE_NAMES, type LanguageId } from '../contracts';
 import { formatPass1, formatPercent, type Summary } from '../core/metrics';
 import { metricLines, type PassAtK, type TurnLine } from '../core/passk';

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConformanceCases } from '../../src/core/conformance';
 import { normalizeLanguage } from '../../src/contracts';
 import type { HealthResponse, LanguagesResponse, SpliceResponse, SubmitResponse } from '../../runtimes/remote/protocol';
-import { ConfigError, prepareExecutor, type StartedRunner } from '../../runner/runner';
+import { ConfigError, prepareExecutor } from '../../runner/runner';
+import type { StartedRunner } from '../../runner/runner';
 import { BASE_CONFIG, get, post, sharedExecutor, startTestRunner, submit } from './runner-helpers';
 
 const started: StartedRunner[] = [];
