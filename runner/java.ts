@@ -5,7 +5,7 @@
  * failed tests → WRONG_ANSWER, no tests → RUNTIME_ERROR, …) is src/core/rules/java.ts's
  * `javaOutcome`, shared with every client.
  */
-import type { TestReport } from '../src/core/rules';
+import type { TestReport } from '../src/contracts';
 
 /** The counts of the first `<testsuite>` element, or null when there is no readable report. */
 export function parseJUnitReport(xml: string | undefined): TestReport | null {

@@ -3,8 +3,8 @@
  * official fields, /splice_code splices func_code into main_code. Both are pure request → [status,
  * body] functions; routing and HTTP live in server.ts and http.ts.
  */
-import { normalizeLanguage, type LanguageId } from '../src/core/languages';
-import { judgeRun, languageRule, precheckProgram, spliceProgram, type Outcome } from '../src/core/rules';
+import { normalizeLanguage, type LanguageId, type Outcome } from '../src/contracts';
+import { judgeRun, languageRule, precheckProgram, spliceProgram } from '../src/core/rules';
 import type { ResponseExtensions, SubmitRequest, SubmitResponse } from '../runtimes/remote/protocol';
 import { UnavailableError, type LanguageExecutor, type RunReport } from './execute';
 import { QueueFullError, type Limiter } from './limiter';

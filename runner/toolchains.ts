@@ -3,7 +3,7 @@
  * install when the toolchain is missing, and the official version for comparison. The program
  * itself (spliced) and its outcome come from src/core/rules; this table only says how to execute.
  */
-import type { LanguageId } from '../src/core/languages';
+import type { LanguageId } from '../src/contracts';
 import type { Limits, SandboxJob } from './sandbox';
 
 /** A language's program as files and shell steps; the sandbox adds binds, time limit and slot. */

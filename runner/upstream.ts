@@ -2,7 +2,7 @@
  * Proxy mode: /submit and /splice_code are relayed to an upstream sandbox (e.g. the official image,
  * or another benchtop runner) with its token; this runner only adds auth, CORS and the queue.
  */
-import { LANGUAGE_IDS, LANGUAGE_NAMES } from '../src/core/languages';
+import { LANGUAGE_IDS, LANGUAGE_NAMES } from '../src/contracts';
 import { languageRule } from '../src/core/rules';
 import type { LanguagesResponse } from '../runtimes/remote/protocol';
 import { HttpError } from './http';

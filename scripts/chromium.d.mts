@@ -1,2 +1,1 @@
-export declare const CHROMIUM_PATH: string;
-export declare const CHROMIUM_ARGS: string[];
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src/bench/chromium.mjs';

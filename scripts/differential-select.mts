@@ -12,7 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { nativeBinary, runNative } from '../runtimes/native/process.ts';
 import { seededSample, stderrClass, type DifferentialRecord } from '../src/core/differential.ts';
-import type { LanguageId } from '../src/core/languages.ts';
+import type { LanguageId } from '../src/contracts/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,8 +43,9 @@ const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitDir, ...
 const commit = git('rev-parse', 'HEAD').trim();
 const prefix = values.prefix!.replace(/\/$/, '');
 const files = git('ls-tree', '-r', '-l', 'HEAD', `${prefix}/`).split('\n').filter(Boolean).map((line) => {
-  const [meta, path] = line.split('\t');
-  return { size: Number(meta.trim().split(/\s+/)[3]), path };
+  // "<mode> <type> <object> <size>\t<path>"
+  const tab = line.indexOf('\t');
+  return { size: Number(line.slice(0, tab).trim().split(/\s+/)[3]), path: line.slice(tab + 1) };
 });
 
 const languages = (values.languages?.split(',') ?? Object.keys(FOLDERS)) as LanguageId[];
@@ -53,7 +54,7 @@ for (const language of languages) {
   const folders = FOLDERS[language]!;
   const candidates = files.filter(({ path, size }) => {
     const parts = path.slice(prefix.length + 1).split('/');
-    return parts.length === 3 && folders.includes(parts[1]) && size > 0 && size <= MAX_PROGRAM;
+    return parts.length === 3 && folders.includes(parts[1] ?? '') && size > 0 && size <= MAX_PROGRAM;
   });
   const kept: DifferentialRecord[] = [];
   const tried = { n: 0, impure: 0, failed: 0, unstable: 0 };
@@ -70,7 +71,7 @@ for (const language of languages) {
       if (second.exitCode !== 0 || second.stdout !== first.stdout) { tried.unstable++; continue; }
       if (kept.length >= PER) break;
       kept.push({
-        language, task: path.slice(prefix.length + 1).split('/')[0], path, program,
+        language, task: path.slice(prefix.length + 1).split('/')[0] ?? '', path, program,
         native: { exitCode: first.exitCode, stdout: first.stdout, stderr: stderrClass(first.stderr), runtime: first.runtime },
       });
     }

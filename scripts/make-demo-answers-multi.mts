@@ -14,7 +14,8 @@
 // off by the token limit.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { evaluateProblem } from '../src/core/engine.ts';
-import { parseDataset, type Problem } from '../src/core/records.ts';
+import { parseDataset } from '../src/core/records.ts';
+import type { Problem } from '../src/contracts/index.ts';
 import type { AttemptResult } from '../src/core/results.ts';
 import { createNodeExecutor } from '../runtimes/host/node.ts';
 

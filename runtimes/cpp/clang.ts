@@ -31,7 +31,9 @@
 import { ConsoleStdout, Directory, File, OpenFile, PreopenDirectory, WASI, WASIProcExit } from '@bjorn3/browser_wasi_shim';
 import exceptionsSource from './exceptions.cpp?raw';
 import { toLP64 } from './lp64';
-import { OutputCapture, type LanguageRuntime, type RunResult } from '../types';
+import { OutputCapture } from '../host/output';
+import { moduleUrl } from '../host/module-url';
+import type { LanguageRuntime, RunResult } from '../../src/contracts';
 
 /** The files the runtime needs (name → inside node_modules/@yowasp/clang/gen). */
 export const CLANG_FILES = ['bundle.js', 'llvm.core.wasm', 'llvm.core2.wasm', 'llvm.core3.wasm', 'llvm.core4.wasm', 'llvm-resources.tar'] as const;
@@ -296,18 +298,15 @@ async function loadClang(files: Record<string, ArrayBuffer>): Promise<ClangModul
     const type = name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
     return new Response(body, { headers: { 'content-type': type, 'content-length': String(body.byteLength) } });
   };
-  const isNode = typeof process === 'object' && !!process.versions?.node;
-  const moduleUrl = isNode
-    ? `data:text/javascript;base64,${base64(new TextEncoder().encode(patched))}`
-    : URL.createObjectURL(new Blob([patched], { type: 'text/javascript' }));
+  const module = moduleUrl(patched);
   try {
-    const clang = (await import(/* @vite-ignore */ moduleUrl)) as ClangModule;
+    const clang = (await import(/* @vite-ignore */ module.url)) as ClangModule;
     // Compile LLVM and unpack the sysroot now (args null: load only). A progress callback keeps
     // the library from logging its own progress to the console.
     await clang.runLLVM(null, {}, { fetchProgress: () => {} });
     return clang;
   } finally {
-    if (!isNode) URL.revokeObjectURL(moduleUrl);
+    module.release();
     if (realFetch) scope.fetch = realFetch;
     else delete scope.fetch;
   }
@@ -348,9 +347,3 @@ const LINEAR_WRITE = `  write(contents) {
     file.data.set(contents, offset);
     this.offset += BigInt(contents.length);
   }`;
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}

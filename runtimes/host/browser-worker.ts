@@ -6,7 +6,7 @@
  * worker's network, storage and messaging globals are removed before the first program runs; the
  * host's channel is kept in this closure.
  */
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import { lockdownBrowserWorker } from './lockdown';
 import type { HostMessage, WorkerMessage } from './protocol';
 import { serve, type Loader } from './serve';

@@ -3,8 +3,7 @@
  * in the runtime sandbox (sandbox.ts: an opaque-origin frame whose policy allows no connection);
  * under `npm run dev` the page starts them itself, without that wall (docs/security.md).
  */
-import type { LanguageId } from '../../src/core/languages';
-import type { Executor } from '../types';
+import type { Executor, LanguageId } from '../../src/contracts';
 import { CATALOG, runtimeFilePath } from './catalog';
 import { WORKER_LANGUAGES } from './languages';
 import { createPoolExecutor, type WorkerHandle } from './pool';

@@ -10,7 +10,7 @@
  *   3. a line in `runtimes/host/node-loaders.ts`, the same loader for Node's worker threads.
  * WORKER_LANGUAGES (languages.ts) follows this table.
  */
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 
 export interface CatalogEntry {
   /** Shown while the runtime loads: what it is and its download, ending "(…, about N MB)". */

@@ -1,4 +1,4 @@
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import { CATALOG } from './catalog';
 
 /** Languages with a runtime that runs inside the page (and, the same code, in Node workers). */

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import { CATALOG } from './catalog';
 
 /** The nearest node_modules folder holding `path`, searching up from this module (source or bundle). */

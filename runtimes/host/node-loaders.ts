@@ -3,7 +3,7 @@
  * (runtimes/host/workers/*.ts), loaded on demand. Runtimes that do not find their own files are
  * handed them from node_modules, as the page hands them its downloads (catalog.ts).
  */
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import { readCatalogFiles } from './node-files';
 import type { Loader } from './serve';
 

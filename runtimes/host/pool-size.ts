@@ -3,7 +3,7 @@
  * language's workers fit in half the memory the host can spare (a pool of R or C++ workers on a
  * small machine would otherwise swap or be killed). Shared by the page and the CLI.
  */
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 
 /**
  * Peak resident memory of one worker after running the demo set's full tests, rounded up by about

@@ -3,8 +3,8 @@
  * A worker loads its runtime once and runs programs one at a time. At the time limit the host
  * kills the worker and starts a replacement at once, so the next program finds a warm one.
  */
-import type { LanguageId } from '../../src/core/languages';
-import { capOutput, InfrastructureError, OUTPUT_LIMIT, type Executor, type RunRequest, type RunResult } from '../types';
+import { InfrastructureError, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
+import { capOutput, OUTPUT_LIMIT } from './output';
 import type { HostMessage, RuntimeSettings, WorkerMessage } from './protocol';
 
 export interface WorkerHandle {

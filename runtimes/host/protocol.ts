@@ -1,6 +1,5 @@
 /** Messages between the host (page or CLI) and a runtime worker. */
-import type { LanguageId } from '../../src/core/languages';
-import type { RunResult } from '../types';
+import type { LanguageId, RunResult } from '../../src/contracts';
 
 export interface RuntimeSettings {
   /** Pyodide's files on the app's own origin (unsandboxed browser workers: `npm run dev` only). */

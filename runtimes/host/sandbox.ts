@@ -16,7 +16,7 @@
  * every worker in it exits (the pool turns the programs they were running into RUNTIME_ERROR and
  * asks for new workers), and the next spawn opens a fresh frame.
  */
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import type { WorkerHandle } from './pool';
 import type { HostMessage, WorkerMessage } from './protocol';
 import { fetchResponse, fetchRuntimeFiles, type RuntimeFile } from './runtime-files';

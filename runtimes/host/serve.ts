@@ -3,8 +3,7 @@
  * Python never downloads Pyodide) and runs programs one at a time. The page has one worker
  * script per language (workers/*.ts), so a Python worker never parses the other runtimes.
  */
-import type { LanguageId } from '../../src/core/languages';
-import type { LanguageRuntime } from '../types';
+import type { LanguageId, LanguageRuntime } from '../../src/contracts';
 import { CATALOG } from './catalog';
 import type { HostMessage, Port, RuntimeSettings } from './protocol';
 

@@ -2,7 +2,7 @@
 const hostWrite = globalThis.__benchtop_write;
 delete globalThis.__benchtop_write;
 
-// The host keeps at most 1 MB of each stream (runtimes/types.ts: OUTPUT_LIMIT): never hand it more
+// The host keeps at most 1 MB of each stream (runtimes/host/output.ts: OUTPUT_LIMIT): never hand it more
 // than that at once, only the length of the rest, so that printing 100 MB costs no 100 MB copy.
 // Once the host says a stream is full, only lengths are passed.
 const CAP = 1 << 20;

@@ -9,7 +9,8 @@ import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type 
 import baseVariant from '@jitl/quickjs-ng-wasmfile-release-sync';
 import nodeEnvironment from './node-env.generated.js';
 import { NODE18_INTRINSICS, node18SyntaxError } from './node18';
-import { OutputCapture, type LanguageRuntime } from '../types';
+import { OutputCapture } from '../host/output';
+import type { LanguageRuntime } from '../../src/contracts';
 
 /** The file a sandboxed worker needs from the host (it may not fetch it itself). */
 export const QUICKJS_WASM_FILE = 'quickjs.wasm';

@@ -9,8 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LanguageId } from '../../src/core/languages';
-import { capOutput, type Executor, type RunRequest, type RunResult } from '../types';
+import type { Executor, LanguageId, RunRequest, RunResult } from '../../src/contracts';
+import { capOutput } from '../host/output';
 import { resolveBinary } from './binaries';
 
 interface NativeCommand {

@@ -24,7 +24,8 @@ import posix from './lib/POSIX.pm?raw';
 import storable from './lib/Storable.pm?raw';
 import testMore from './lib/Test/More.pm?raw';
 import testSimple from './lib/Test/Simple.pm?raw';
-import { OutputCapture, type LanguageRuntime } from '../types';
+import { OutputCapture } from '../host/output';
+import type { LanguageRuntime } from '../../src/contracts';
 
 /** The files the host hands in (name → bytes): zeroperl's WebAssembly binary. */
 export const PERL_FILES = ['zeroperl.wasm'] as const;

@@ -16,7 +16,9 @@
  * php-wasm has and the sandbox lacks (mbstring, bcmath, gd, curl, …) are disabled, so calling them
  * fails as it does there ("Call to undefined function mb_strlen()").
  */
-import { OutputCapture, type LanguageRuntime } from '../types';
+import { OutputCapture } from '../host/output';
+import { moduleUrl } from '../host/module-url';
+import type { LanguageRuntime } from '../../src/contracts';
 import phpIni from './php.ini?raw';
 
 /** The files the host hands in: name → bytes (runtimes/host/catalog.ts maps them to node_modules). */
@@ -189,24 +191,12 @@ async function importLoader(bytes: ArrayBuffer): Promise<PhpLoaderModule> {
   const assetImport = /^import\s+dependencyFilename\s+from\s+['"][^'"]+['"];?/m;
   if (!assetImport.test(source)) throw new Error('php.js is not the php-wasm loader this adapter knows (no wasm asset import)');
   const patched = source.replace(assetImport, "const dependencyFilename = 'php.wasm';");
-  const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
-  let url: string;
-  if (isNode) {
-    url = `data:text/javascript;base64,${base64(new TextEncoder().encode(patched))}`;
-  } else {
-    url = URL.createObjectURL(new Blob([patched], { type: 'text/javascript' }));
-  }
+  const module = moduleUrl(patched);
   try {
-    const loader = (await import(/* @vite-ignore */ url)) as Partial<PhpLoaderModule>;
+    const loader = (await import(/* @vite-ignore */ module.url)) as Partial<PhpLoaderModule>;
     if (typeof loader.init !== 'function') throw new Error('php.js has no init()');
     return loader as PhpLoaderModule;
   } finally {
-    if (!isNode) URL.revokeObjectURL(url);
+    module.release();
   }
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
 }

@@ -16,7 +16,8 @@
 import { loadPyodide, type PyodideInterface } from 'pyodide';
 import harness from './harness.py?raw';
 import { InterpreterSnapshot, type PyodideModule } from './snapshot';
-import { OutputCapture, type LanguageRuntime } from '../types';
+import { OutputCapture } from '../host/output';
+import type { LanguageRuntime } from '../../src/contracts';
 
 /** Pyodide's files by name (pyodide.asm.js, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json). */
 export type RuntimeFiles = Record<string, ArrayBuffer>;

@@ -24,7 +24,9 @@
  * new R instead. A runaway program cannot be interrupted: the host terminates the worker at the
  * time limit.
  */
-import { OutputCapture, type LanguageRuntime, type RunResult } from '../types';
+import { OutputCapture } from '../host/output';
+import { javascriptDataUrl } from '../host/module-url';
+import type { LanguageRuntime, RunResult } from '../../src/contracts';
 
 /** The files the host hands in (name → bytes), all from node_modules/webr/dist. */
 export const R_FILES = [
@@ -676,8 +678,7 @@ async function loadFactory(body: string): Promise<Factory> {
     if (typeof factory !== 'function') throw new Error('benchtop: R.js did not load');
     return factory;
   }
-  const source = new TextEncoder().encode(`export default function (Module) {\n${body}\n}`);
-  const url = `data:text/javascript;base64,${Buffer.from(source).toString('base64')}`;
+  const url = javascriptDataUrl(`export default function (Module) {\n${body}\n}`);
   const factory = ((await import(/* @vite-ignore */ url)) as { default?: Factory }).default;
   if (typeof factory !== 'function') throw new Error('benchtop: R.js did not load');
   return factory;

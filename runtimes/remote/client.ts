@@ -4,7 +4,7 @@
  * backoff (honouring Retry-After), and reports what could not be done as an InfrastructureError —
  * never as the program's failure. Works in the browser and in Node (global fetch).
  */
-import { InfrastructureError } from '../types';
+import { InfrastructureError } from '../../src/contracts';
 
 export interface RemoteClientOptions {
   /** Base URLs of the runners, e.g. http://127.0.0.1:8080. */

@@ -5,9 +5,8 @@
  * that `languages()` can answer synchronously; a language no runner offers is 'unsupported' for the
  * engine, never a failure.
  */
-import { LANGUAGE_IDS, normalizeLanguage, type LanguageId } from '../../src/core/languages';
+import { InfrastructureError, LANGUAGE_IDS, normalizeLanguage, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
 import { languageRule } from '../../src/core/rules';
-import { InfrastructureError, type Executor, type RunRequest, type RunResult } from '../types';
 import { RemoteRunnerClient, type RemoteClientOptions } from './client';
 import { runResultFromResponse, type HealthResponse, type LanguagesResponse, type RunnerLanguage, type SubmitRequest, type SubmitResponse } from './protocol';
 

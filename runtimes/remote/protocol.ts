@@ -3,9 +3,7 @@
  * field names and status strings, plus benchtop's additions (all optional, prefixed by nothing the
  * official service uses) inside `response_extensions`. Shared by the runner and its client.
  */
-import type { LanguageId } from '../../src/core/languages';
-import type { Outcome, TestReport } from '../../src/core/rules';
-import type { RunResult } from '../types';
+import type { LanguageId, Outcome, RunResult, TestReport } from '../../src/contracts';
 
 export interface SubmitRequest {
   src_uid: string;

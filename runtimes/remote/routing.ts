@@ -6,9 +6,8 @@
  * `languages()`, so the engine reports it as unsupported (unavailable), never as failed. A program
  * the in-page runtime declines (RunResult.declined) is run by the runner when one offers its language.
  */
-import type { LanguageId } from '../../src/core/languages';
+import { InfrastructureError, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
 import { trustedInPage } from '../host/catalog';
-import { InfrastructureError, type Executor, type RunRequest, type RunResult } from '../types';
 
 export type RuntimeChoice = 'in-browser' | 'remote' | 'auto';
 export type Route = 'in-browser' | 'remote';

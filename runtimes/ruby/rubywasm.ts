@@ -34,7 +34,8 @@ import {
 import harness from './harness.rb?raw';
 import ruby30 from './ruby30.rb?raw';
 import threads from './threads.rb?raw';
-import { OutputCapture, type LanguageRuntime } from '../types';
+import { OutputCapture } from '../host/output';
+import type { LanguageRuntime } from '../../src/contracts';
 
 /** The one file the runtime needs: `@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm`. */
 export const RUBY_WASM_FILE = 'ruby+stdlib.wasm';

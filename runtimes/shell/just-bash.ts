@@ -15,7 +15,8 @@ import { Bash, defineCommand, getCommandNames } from 'just-bash';
 import { runBc } from './bc';
 import { mktempCommand, pasteCommand, sortCommand, stdinText, trapCommand, uniqCommand, xargsCommand, type TrapState } from './commands';
 import { ProgramRewriter } from './transform';
-import { OutputCapture, type LanguageRuntime } from '../types';
+import { OutputCapture } from '../host/output';
+import type { LanguageRuntime } from '../../src/contracts';
 
 /** The version in node_modules (the package's own metadata is not bundled). */
 const JUST_BASH_VERSION = '3.4.2';

@@ -5,7 +5,7 @@
  */
 import { transform } from 'sucrase';
 import { createJavaScriptRuntime, type JavaScriptRuntimeOptions } from '../javascript/quickjs';
-import type { LanguageRuntime } from '../types';
+import type { LanguageRuntime } from '../../src/contracts';
 
 const SUCRASE_VERSION = '3.35.1';
 

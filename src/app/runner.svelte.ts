@@ -8,7 +8,7 @@
 import { connectRemoteExecutor, askRunner, type RemoteExecutor, type RunnerStatus } from '../../runtimes/remote/executor';
 import { RemoteRunnerClient, normalizeRunnerUrl } from '../../runtimes/remote/client';
 import { routeFor, type Route, type RuntimeChoice } from '../../runtimes/remote/routing';
-import { normalizeLanguage, type LanguageId } from '../core/languages';
+import { normalizeLanguage, type LanguageId } from '../contracts';
 import { allowConnectOrigin, isConnectAllowed, normalizeOrigin } from './lib/csp';
 
 const SETTINGS_KEY = 'benchtop.runner-settings';

@@ -8,24 +8,21 @@ import demoUrl from '../../bench-data/demo.jsonl?url';
 import demoAnswersUrl from '../../bench-data/demo-answers.jsonl?url';
 import demoMultiAnswersUrl from '../../bench-data/demo-answers-multi.jsonl?url';
 import { createBrowserExecutor } from '../../runtimes/host/browser';
-import type { Executor } from '../../runtimes/types';
+import { acceptedLanguages, AuthenticationError, FIRST_ATTEMPT, normalizeLanguage, type AnswerSource, type Executor, type LanguageId, type Problem } from '../contracts';
 import { evaluateAll } from '../core/engine';
 import type { ExtractionMode } from '../core/extract';
 import type { FeedbackSource } from '../core/feedback';
-import type { LanguageId } from '../core/languages';
 import { summarize, type Summary } from '../core/metrics';
-import { applyDuplicateChoice, DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type DuplicateChoice, type DuplicateGroup, type LoadedDataset, type LoadError, type Problem } from '../core/records';
+import { applyDuplicateChoice, DIFFICULTIES, filterProblems, formatLoadError, parseDataset, type DuplicateChoice, type DuplicateGroup, type LoadedDataset, type LoadError } from '../core/records';
 import { samplePerStratum } from '../core/sample';
 import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { canonicalModel } from '../models/canonical';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel, type RecordedAnswer } from '../models/replay';
-import { AuthenticationError, type Model } from '../models/types';
 import { createProviderModel, ProviderSettingsError, type Prices } from '../models/providers';
 import { meteredModel } from '../models/meter';
 import { addUsage, costOf, emptyTotals } from '../models/usage';
 import { IdAssigner, ownId, problemId } from '../core/ids';
 import { sha256Hex } from '../core/manifest';
-import { acceptedLanguages, normalizeLanguage } from '../core/languages';
 import { plural } from './lib/format';
 import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
 import { alignResults, legacyIds, type LegacyIds } from '../store/legacy';
@@ -519,7 +516,7 @@ export class AppState {
   }
 
   /** The model that answers for a stored run (a provider's with this page's key for it). */
-  private async modelFor(record: RunRecord): Promise<{ model: Model; prices?: Partial<Prices> }> {
+  private async modelFor(record: RunRecord): Promise<{ model: AnswerSource; prices?: Partial<Prices> }> {
     const source = record.source;
     switch (source.kind) {
       case 'canonical':
@@ -884,7 +881,7 @@ export class AppState {
   private async execute(record: RunRecord, problems: Problem[], todo: Problem[], answers: Map<string, StoredAnswer>, kept: AttemptResult[]): Promise<void> {
     const store = await this.history.ready;
     let executor: Executor;
-    let built: { model: Model; prices?: Partial<Prices> };
+    let built: { model: AnswerSource; prices?: Partial<Prices> };
     const breaker = (this.breaker = record.source.kind === 'provider' ? this.newBreaker(record.source.settings.baseUrl) : null);
     try {
       built = await this.modelFor(record);
@@ -917,10 +914,10 @@ export class AppState {
       this.storeError ??= `Could not save to this browser's storage: ${(e as Error).message}. The run goes on, but what is not saved is lost on reload.`;
     };
     const runId = record.id;
-    const asked: Model = {
+    const asked: AnswerSource = {
       id: metered.id,
       answer: async (problem, signal, context) => {
-        let answer: Awaited<ReturnType<Model['answer']>>;
+        let answer: Awaited<ReturnType<AnswerSource['answer']>>;
         try {
           answer = await metered.answer(problem, untilAuthStop(signal), context);
         } catch (e) {
@@ -933,7 +930,7 @@ export class AppState {
     };
     // Every answer is stored before it is evaluated; a stored one is used instead of asking again.
     const recorded = recordedModel(asked, storeAnswerLog(store, runId, answers, noteStoreError));
-    const model: Model = {
+    const model: AnswerSource = {
       id: recorded.id,
       answer: (problem, signal, context) => {
         this.inFlight.set(problem.index, (this.inFlight.get(problem.index) ?? 0) + 1);

@@ -4,7 +4,7 @@
  */
 import * as Plot from '@observablehq/plot';
 import { createBrowserExecutor } from '../../runtimes/host/browser';
-import type { LanguageId } from '../core/languages';
+import type { LanguageId } from '../contracts';
 
 export interface BenchProgram {
   language: LanguageId;

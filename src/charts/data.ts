@@ -3,7 +3,7 @@
  * and in the CLI (src/charts/plots.ts draws it), every figure with its 95% interval.
  */
 import { byDifficulty } from '../core/breakdown';
-import { LANGUAGE_NAMES, type LanguageId } from '../core/languages';
+import { LANGUAGE_NAMES, type LanguageId } from '../contracts';
 import { summarize } from '../core/metrics';
 import { curveKs, firstAttempts, pass1ByTurn, type TurnLine } from '../core/passk';
 import type { AttemptResult } from '../core/results';

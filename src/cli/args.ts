@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ExtractionMode } from '../core/extract';
 import type { FeedbackSource } from '../core/feedback';
-import { normalizeLanguage } from '../core/languages';
+import { normalizeLanguage } from '../contracts';
 import { DUPLICATE_CHOICES, type DuplicateChoice } from '../core/records';
 import { findPreset, PRESETS } from '../models/providers/presets';
 

@@ -4,7 +4,7 @@
  * on this machine. Writes docs/bench.md (+ docs/bench.svg, docs/bench.png); the last line printed
  * is the geometric-mean speedup. This is a benchmark, not a test: nothing here asserts.
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../bench/chromium.mjs';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, totalmem } from 'node:os';
@@ -14,8 +14,8 @@ import { createNodeExecutor } from '../../runtimes/host/node';
 import { NATIVE_COMMANDS, nativeBinary, runNative } from '../../runtimes/native/process';
 import type { BenchApi, BenchProgram, ChartRow } from '../bench/page';
 import { evaluateAll } from '../core/engine';
-import { LANGUAGE_NAMES, normalizeLanguage, type LanguageId } from '../core/languages';
-import { parseDataset, type Problem } from '../core/records';
+import { LANGUAGE_NAMES, normalizeLanguage, type LanguageId, type Problem } from '../contracts';
+import { parseDataset } from '../core/records';
 import { spliceProgram } from '../core/rules';
 import { canonicalModel } from '../models/canonical';
 import { CATALOG, runtimeFilePath, type CatalogEntry } from '../../runtimes/host/catalog';

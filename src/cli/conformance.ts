@@ -5,7 +5,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { runConformance, parseConformanceCases, type ConformanceReport } from '../core/conformance';
 import { formatPercent } from '../core/metrics';
-import { normalizeLanguage, type LanguageId } from '../core/languages';
+import { normalizeLanguage, type LanguageId } from '../contracts';
 import { languageRule } from '../core/rules';
 import { parseArgs } from 'node:util';
 import { createNodeExecutor } from '../../runtimes/host/node';

@@ -6,7 +6,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { parseDifferential, runDifferential, seededSample, type DifferentialSummary } from '../core/differential';
-import { normalizeLanguage, type LanguageId } from '../core/languages';
+import { normalizeLanguage, type LanguageId } from '../contracts';
 import { formatPercent } from '../core/metrics';
 
 export async function differentialMain(root: URL, wanted: (l: LanguageId) => boolean, sample: number | null): Promise<void> {

@@ -6,13 +6,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { normalizeLanguage, type LanguageId } from '../core/languages';
+import { AuthenticationError, normalizeLanguage, type LanguageId } from '../contracts';
 import { funnelCounts, runFunnel, summaryLine, type Seed } from '../gen/funnel';
 import { GEN_LANGUAGES } from '../gen/harness';
 import { GenJournal } from '../gen/journal';
 import { GEN_SYSTEM, PROMPT_VERSION, promptHashes } from '../gen/prompts';
 import type { GenContext } from '../gen/stages';
-import { AuthenticationError } from '../models/types';
 import { parseProvider, UsageError } from './args';
 import { ModelSetupError, providerModel, type CliModel } from './model';
 import { createCliExecutor } from './runtimes';

@@ -9,8 +9,7 @@
  */
 import { appendFile, writeFile } from 'node:fs/promises';
 import type { AnswerLog } from '../models/recorded';
-import type { TokenUsage } from '../models/types';
-import { fromStoredUsage, toStoredUsage } from '../models/usage';
+import { fromStoredUsage, toStoredUsage, type TokenUsage } from '../contracts';
 import { isResultFields, pickResultFields, type ResultFields } from '../core/result-file';
 import { resultKey } from '../core/results';
 

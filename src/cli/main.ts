@@ -9,14 +9,14 @@ import { buildManifest } from '../core/manifest';
 import { summarize } from '../core/metrics';
 import { firstAttempts, pass1ByTurn, passAtK, reportedKs } from '../core/passk';
 import { SYSTEM_PROMPT } from '../core/prompt';
-import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, type LoadedDataset, type Problem } from '../core/records';
+import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, type LoadedDataset } from '../core/records';
+import { AuthenticationError, type AnswerSource, type Problem } from '../contracts';
 import { samplePerStratum, type SubsetPlan } from '../core/sample';
 import { uncertainty, uncertaintyLines } from '../core/uncertainty';
 import { chainKey } from '../core/chains';
 import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { meteredModel, type Meter } from '../models/meter';
 import { recordedModel } from '../models/recorded';
-import { AuthenticationError, type Model } from '../models/types';
 import { addUsage, emptyTotals } from '../models/usage';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
 import { journalLog, type Journal, type PriorRun } from './journal';
@@ -107,7 +107,7 @@ async function main(options: CliOptions): Promise<void> {
   const chains = problems.length * samples;
   const redraw = () => status.show(progressLine(chains, counters, meter, prices));
   const { model: source, prices, settings } = await loadModel(options, readText, { onRetry: () => (counters.retries++, redraw()) });
-  let model: Model = source;
+  let model: AnswerSource = source;
   if (options.provider) ({ model, meter } = meteredModel(source, redraw));
 
   // With --out, every answer and result is journaled as it arrives, and a run can be continued.

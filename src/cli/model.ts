@@ -4,13 +4,13 @@ import { basename } from 'node:path';
 import { canonicalModel } from '../models/canonical';
 import { createProviderModel, findPreset, presetPrices, ProviderSettingsError, type Prices, type ProviderHooks, type ProviderSettings } from '../models/providers';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel } from '../models/replay';
-import type { Model } from '../models/types';
+import type { AnswerSource } from '../contracts';
 import type { CliOptions, ProviderChoice } from './args';
 
 export class ModelSetupError extends Error {}
 
 export interface CliModel {
-  model: Model;
+  model: AnswerSource;
   /** Known or given prices per million tokens (provider models only). */
   prices?: Partial<Prices>;
   /** The provider's settings without the key (provider models only), for the manifest. */
@@ -59,7 +59,7 @@ export async function providerModel(spec: string, choice: ProviderChoice, hooks:
     requestTimeoutMs: choice.requestTimeoutSeconds * 1000,
     retry: { attempts: choice.attempts, baseDelayMs: choice.retryDelaySeconds * 1000 },
   };
-  let model: Model;
+  let model: AnswerSource;
   try {
     model = createProviderModel(settings, hooks);
   } catch (e) {
@@ -72,7 +72,7 @@ export async function providerModel(spec: string, choice: ProviderChoice, hooks:
   return { model, prices, settings: withoutKey };
 }
 
-async function replayFile(file: string, readText: (source: string) => Promise<string>): Promise<Model> {
+async function replayFile(file: string, readText: (source: string) => Promise<string>): Promise<AnswerSource> {
   const { answers, errors } = parseAnswers(await readText(file));
   for (const e of errors.slice(0, 5)) console.error(`${file}: ${e}`);
   if (!answers.length) throw new ModelSetupError(`${file} holds no answers`);

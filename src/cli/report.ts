@@ -1,10 +1,9 @@
 /** The CLI's per-language table, breakdowns, pass@k and per-turn lines, and headline. */
 import type { BreakdownRow } from '../core/breakdown';
 import { OUTCOME_ORDER } from '../core/breakdown';
-import { LANGUAGE_NAMES } from '../core/languages';
+import { LANGUAGE_NAMES, type LanguageId } from '../contracts';
 import { formatPass1, formatPercent, type Summary } from '../core/metrics';
 import { metricLines, type PassAtK, type TurnLine } from '../core/passk';
-import type { LanguageId } from '../core/languages';
 import { wilson } from '../core/stats';
 import { formatRange } from '../core/uncertainty';
 

@@ -4,7 +4,7 @@
  */
 import { access, readFile } from 'node:fs/promises';
 import { chainKey, openProblems, standingTurns } from '../core/chains';
-import type { Problem } from '../core/records';
+import type { Problem } from '../contracts';
 import { parseResultKey, resultKey, turnOf, type AttemptResult } from '../core/results';
 import { Journal, readJournal, readOutFile, type PriorRun } from './journal';
 import { storedResult, type ResultFields } from '../core/result-file';

@@ -3,7 +3,7 @@
  * runners, routed per language (runtimes/remote/routing.ts, `auto`). Languages that nothing can
  * run are reported as unavailable by the engine, never as failed.
  */
-import type { Executor } from '../../runtimes/types';
+import type { Executor } from '../contracts';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { connectRemoteExecutor, type RemoteExecutor } from '../../runtimes/remote/executor';
 import { createRoutedExecutor } from '../../runtimes/remote/routing';

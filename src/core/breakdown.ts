@@ -5,7 +5,7 @@
  * Records carry no Lite flag: membership comes from a second dataset (the problem ids of
  * autocodebench_lite.jsonl; ids are hashes of language and question, equal in every copy).
  */
-import { LANGUAGE_NAMES } from './languages';
+import { LANGUAGE_NAMES } from '../contracts';
 import { summarize, type ScoreLine } from './metrics';
 import { compareDifficulty, firstAttempts } from './passk';
 import type { AttemptResult } from './results';

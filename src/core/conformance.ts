@@ -2,9 +2,8 @@
  * Agreement with the official sandbox on its own regression cases (bench-data/conformance):
  * does our splice give the same program, and does our runtime give the same verdict?
  */
-import type { Executor } from '../../runtimes/types';
-import type { LanguageId } from './languages';
-import { judgeRun, languageRule, precheckProgram, spliceProgram, type Outcome } from './rules';
+import type { Executor, LanguageId, Outcome } from '../contracts';
+import { judgeRun, languageRule, precheckProgram, spliceProgram } from './rules';
 
 export interface ConformanceCase {
   task_id?: number | string;

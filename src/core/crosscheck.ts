@@ -3,11 +3,9 @@
  * official conformance cases (C++, Shell), its verdicts are compared with those of the real
  * toolchain (a remote runner: g++, bash) on the demo set's canonical solutions and recorded answers.
  */
-import type { Executor } from '../../runtimes/types';
+import type { Executor, LanguageId, Outcome, Problem } from '../contracts';
 import { extractCode } from './extract';
-import type { LanguageId } from './languages';
-import type { Problem } from './records';
-import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, type Outcome } from './rules';
+import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram } from './rules';
 
 export interface CrossCheckProgram {
   /** e.g. "3f2a…c1 canonical, demo test". */

@@ -3,9 +3,8 @@
  * Code), each stored with what the native toolchain did with it. Comparing an in-page runtime's
  * result with the stored native one measures the runtime's fidelity on code nobody here wrote.
  */
-import type { Executor } from '../../runtimes/types';
-import type { LanguageId } from './languages';
-import { officialTimeoutMs, type ExecutionReport } from './rules';
+import type { ExecutionReport, Executor, LanguageId } from '../contracts';
+import { officialTimeoutMs } from './rules';
 
 export type StderrClass = 'empty' | 'nonempty';
 

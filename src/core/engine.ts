@@ -2,15 +2,12 @@
  * The run engine: problem → answer → extracted code → spliced programs → runs → outcomes.
  * Plain data in and out; it knows nothing of the UI, the store or how a runtime works.
  */
-import type { Executor, RunResult } from '../../runtimes/types';
-import { AuthenticationError, FIRST_ATTEMPT, type AnswerContext, type Model, type PriorTurn } from '../models/types';
+import { AuthenticationError, FIRST_ATTEMPT, type AnswerContext, type AnswerSource, type Executor, type LanguageId, type Outcome, type PriorTurn, type Problem, type RunResult } from '../contracts';
 import { extractCode, type ExtractionMode } from './extract';
 import { buildFeedback, FEEDBACK_LIMIT, type FeedbackSource } from './feedback';
-import type { LanguageId } from './languages';
 import { chainOver, standingTurns } from './chains';
-import type { Problem } from './records';
 import type { AttemptResult, TestRun } from './results';
-import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, UnsupportedSpliceError, type Outcome } from './rules';
+import { judgeRun, officialTimeoutMs, precheckProgram, spliceProgram, UnsupportedSpliceError } from './rules';
 
 export interface EvaluationOptions {
   mode?: ExtractionMode;
@@ -50,7 +47,7 @@ export interface RunOptions extends EvaluationOptions {
  */
 export async function evaluateProblem(
   problem: Problem,
-  model: Model,
+  model: AnswerSource,
   executor: Executor,
   options: EvaluationOptions = {},
   signal?: AbortSignal,
@@ -162,7 +159,7 @@ function precheckedRun(program: string, outcome: Outcome): TestRun {
  */
 export async function evaluateAll(
   problems: readonly Problem[],
-  model: Model,
+  model: AnswerSource,
   executor: Executor,
   options: RunOptions = {},
 ): Promise<AttemptResult[]> {

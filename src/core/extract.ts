@@ -1,5 +1,5 @@
 /** Turning a model answer into code (SPEC §2–3). */
-import { normalizeLanguage, type LanguageId } from './languages';
+import { normalizeLanguage, type LanguageId } from '../contracts';
 
 export type ExtractionMode = 'compat' | 'strict';
 

@@ -1,5 +1,5 @@
 /** Pass@1, overall and per language (micro average, SPEC §4). */
-import type { LanguageId } from './languages';
+import type { LanguageId } from '../contracts';
 import { problemOutcome, type AttemptResult } from './results';
 
 export interface ScoreLine {

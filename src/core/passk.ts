@@ -8,7 +8,7 @@
  * samples that could not be evaluated (INFRA_ERROR) are left out of n, and a problem left with
  * n < k is left out of pass@k for that k (and counted in `leftOut`).
  */
-import type { LanguageId } from './languages';
+import type { LanguageId } from '../contracts';
 import { sampleOf, turnOf, type AttemptResult } from './results';
 
 /** 1 − C(n−c, k) / C(n, k) for 1 ≤ k ≤ n, 0 ≤ c ≤ n. */

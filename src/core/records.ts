@@ -1,33 +1,9 @@
 /** Loading AutoCodeBench JSONL records (SPEC §1) with per-line error reporting. */
-import { normalizeLanguage, type LanguageId } from './languages';
+import { normalizeLanguage, type BenchRecord, type LanguageId, type Problem } from '../contracts';
 import { AMBIGUOUS_ID, IdAssigner, ownId, problemId } from './ids';
 
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
-
-/** One record as it appears in the official files (extra fields are kept). */
-export interface BenchRecord {
-  question: string;
-  canonical_solution: string;
-  demo_test_func: string;
-  full_test_func: string;
-  language: string;
-  difficulty: string;
-  output?: string;
-  [extra: string]: unknown;
-}
-
-/** A validated record with its normalised language, stable id and position in the file. */
-export interface Problem {
-  id: string;
-  /** 0-based position among the records that loaded. */
-  index: number;
-  /** 1-based line number in the source file. */
-  line: number;
-  language: LanguageId;
-  difficulty: string;
-  record: BenchRecord;
-}
 
 export interface LoadError {
   line: number;

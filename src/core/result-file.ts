@@ -3,10 +3,8 @@
  * record, in input order: the record, its id, the answer (`output`, the official format), then
  * what the evaluation found (`ResultFields`).
  */
-import type { Problem } from './records';
+import { fromStoredUsage, toStoredUsage, type Outcome, type Problem, type StoredUsage } from '../contracts';
 import { sampleOf, turnOf, type AttemptResult, type Verdict } from './results';
-import type { Outcome } from './rules';
-import { fromStoredUsage, toStoredUsage, type StoredUsage } from '../models/usage';
 
 /** What a result adds to a record; also what the journal stores for a finished problem. */
 export interface ResultFields {

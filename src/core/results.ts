@@ -1,7 +1,5 @@
 /** What one attempt (problem, sample, turn) produced: the unit that is stored, shown and exported. */
-import type { LanguageId } from './languages';
-import type { TokenUsage } from '../models/types';
-import type { Outcome } from './rules';
+import type { LanguageId, Outcome, TokenUsage } from '../contracts';
 
 export interface TestRun {
   /** The exact program that ran: solution spliced with the test program. */

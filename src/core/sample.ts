@@ -5,7 +5,7 @@
  * seed and the stratum's name, so the same seed picks the same problems from the same file
  * anywhere, and narrowing the languages does not change what is drawn from the others.
  */
-import type { Problem } from './records';
+import type { Problem } from '../contracts';
 import { seededRandom } from './stats';
 
 export interface SampleSpec {

@@ -3,11 +3,9 @@
  * from a second model answering k times through the normal evaluation path (src/core/engine).
  * Near-duplicate questions are found across problems (nearDuplicate), in seed order.
  */
-import type { Executor, RunRequest } from '../../runtimes/types';
+import type { AnswerSource, BenchRecord, Executor, Problem, RunRequest } from '../contracts';
 import { evaluateProblem } from '../core/engine';
 import { problemId } from '../core/ids';
-import type { BenchRecord, Problem } from '../core/records';
-import type { Model } from '../models/types';
 import { ask, Drop, type GenContext } from './stages';
 import { CATEGORIES, fill, languageName } from './prompts';
 
@@ -42,7 +40,7 @@ export function difficultyLabel(passes: number): 'easy' | 'medium' | 'hard' {
 export async function difficultyFilter(ctx: GenContext, record: BenchRecord): Promise<{ passes: number; label: 'easy' | 'medium' | 'hard' }> {
   const model = ctx.difficulty!;
   const problem: Problem = { id: problemId(ctx.language, record.question), index: 0, line: 0, language: ctx.language, difficulty: record.difficulty, record };
-  const journalled: Model = {
+  const journalled: AnswerSource = {
     id: model.id,
     answer: (p, signal, context) => ctx.journal.memo('ask', [model.id, 'difficulty', p.record.question, context?.sample ?? 0], () => model.answer(p, signal, context)),
   };

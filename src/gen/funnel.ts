@@ -3,7 +3,7 @@
  * near-duplicate filter in seed order. Returns the kept records (AutoCodeBench format plus
  * provenance) and every seed's outcome; counts() turns outcomes into the manifest's funnel.
  */
-import type { BenchRecord } from '../core/records';
+import type { BenchRecord } from '../contracts';
 import { criticFilter, difficultyFilter, nearDuplicate } from './filters';
 import { mutants } from './harness';
 import { hashText, PROMPT_VERSION } from './prompts';

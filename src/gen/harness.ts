@@ -2,7 +2,7 @@
  * Per-language helpers of the generator: the program that prints the solution's output for each
  * input (run in the sandbox only: inputs are model-written code), and simple mutants of a solution.
  */
-import type { LanguageId } from '../core/languages';
+import type { LanguageId } from '../contracts';
 
 export const OUTPUT_MARK = '@@gen-output ';
 

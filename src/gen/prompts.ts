@@ -5,7 +5,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { LANGUAGE_NAMES, type LanguageId } from '../core/languages';
+import { LANGUAGE_NAMES, type LanguageId } from '../contracts';
 
 export const PROMPT_VERSION = 'gen-1';
 

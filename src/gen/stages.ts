@@ -3,11 +3,8 @@
  * the mutation check), problem statement. Each either returns its product or throws a Drop naming
  * the stage and the reason. Every model response and run goes through the journal first.
  */
-import type { Executor, RunResult } from '../../runtimes/types';
-import type { LanguageId } from '../core/languages';
-import type { Problem } from '../core/records';
-import { judgeRun, officialTimeoutMs, spliceProgram, type Outcome } from '../core/rules';
-import { AuthenticationError, type Model, type PriorTurn } from '../models/types';
+import { AuthenticationError, type AnswerSource, type Executor, type LanguageId, type Outcome, type PriorTurn, type Problem, type RunResult } from '../contracts';
+import { judgeRun, officialTimeoutMs, spliceProgram } from '../core/rules';
 import { stripThinking } from '../core/extract';
 import { extractParts, inputLines } from './blocks';
 import { mutants, observedOutputs, outputsProgram } from './harness';
@@ -25,9 +22,9 @@ export class Drop extends Error {
 
 export interface GenContext {
   language: LanguageId;
-  generator: Model;
-  critic: Model;
-  difficulty?: Model;
+  generator: AnswerSource;
+  critic: AnswerSource;
+  difficulty?: AnswerSource;
   executor: Executor;
   journal: GenJournal;
   samples: number;
@@ -46,7 +43,7 @@ function promptProblem(language: LanguageId, prompt: string): Problem {
 }
 
 /** One model response, journalled; failures after the provider's retries drop the seed. */
-export async function ask(ctx: GenContext, model: Model, stage: Stage, prompt: string, history: readonly PriorTurn[] = []): Promise<string> {
+export async function ask(ctx: GenContext, model: AnswerSource, stage: Stage, prompt: string, history: readonly PriorTurn[] = []): Promise<string> {
   try {
     return await ctx.journal.memo('ask', [model.id, prompt, history], async () => (await model.answer(promptProblem(ctx.language, prompt), undefined, { sample: 0, turn: history.length + 1, history })).text);
   } catch (e) {
@@ -57,7 +54,7 @@ export async function ask(ctx: GenContext, model: Model, stage: Stage, prompt: s
 }
 
 /** Asks for named parts; a malformed response is asked once more, then the seed is dropped. */
-export async function askParts(ctx: GenContext, model: Model, stage: Stage, prompt: string, names: readonly string[], history: readonly PriorTurn[] = []): Promise<Record<string, string>> {
+export async function askParts(ctx: GenContext, model: AnswerSource, stage: Stage, prompt: string, names: readonly string[], history: readonly PriorTurn[] = []): Promise<Record<string, string>> {
   let missing: string[] = [];
   for (let attempt = 0; attempt < 2; attempt++) {
     const found = extractParts(await ask(ctx, model, stage, prompt, history), names);

@@ -1,7 +1,7 @@
-import type { Model } from './types';
+import type { AnswerSource } from '../contracts';
 
 /** Submits each record's reference solution as is: a self-check of the harness. */
-export const canonicalModel: Model = {
+export const canonicalModel: AnswerSource = {
   id: 'canonical',
   async answer(problem) {
     return { text: problem.record.canonical_solution, isCode: true };

@@ -1,6 +1,6 @@
 /** Live counters around any Model: answers in flight, answers received, tokens. */
 import { addUsage, emptyTotals, type UsageTotals } from './usage';
-import type { Model } from './types';
+import type { AnswerSource } from '../contracts';
 
 export interface Meter extends UsageTotals {
   inFlight: number;
@@ -10,7 +10,7 @@ export interface Meter extends UsageTotals {
 }
 
 /** Wraps `model`; `onChange` is called with the counters after every change. */
-export function meteredModel(model: Model, onChange: (meter: Readonly<Meter>) => void = () => {}): { model: Model; meter: Readonly<Meter> } {
+export function meteredModel(model: AnswerSource, onChange: (meter: Readonly<Meter>) => void = () => {}): { model: AnswerSource; meter: Readonly<Meter> } {
   const meter: Meter = { ...emptyTotals(), inFlight: 0, received: 0, failed: 0 };
   return {
     meter,

@@ -4,7 +4,7 @@
  * before it is handed on to be evaluated (a killed run loses no answer it paid for). The page's
  * store and the CLI's journal are both an AnswerLog.
  */
-import { FIRST_ATTEMPT, type Model, type ModelAnswer } from './types';
+import { FIRST_ATTEMPT, type AnswerSource, type ModelAnswer } from '../contracts';
 
 /** Which attempt an answer belongs to. */
 export interface AttemptRef {
@@ -23,7 +23,7 @@ export interface AnswerLog {
 }
 
 /** Wraps `model` so that every answer goes through `log`. */
-export function recordedModel(model: Model, log: AnswerLog): Model {
+export function recordedModel(model: AnswerSource, log: AnswerLog): AnswerSource {
   return {
     id: model.id,
     async answer(problem, signal, context) {

@@ -1,9 +1,8 @@
 /** Recorded answers: the official re-scoring flow. */
-import type { Problem } from '../core/records';
-import { AnswerUnavailableError, type AnswerContext, type Model } from './types';
+import { AnswerUnavailableError, type AnswerContext, type AnswerSource, type Problem } from '../contracts';
 
 /** Uses each record's own `output` field as the model answer. */
-export const replayOwnOutputModel: Model = {
+export const replayOwnOutputModel: AnswerSource = {
   id: 'replay',
   async answer(problem, _signal, context) {
     // One recorded answer per record: sample 0 only; later turns repeat it.
@@ -61,7 +60,7 @@ export function parseAnswers(text: string): { answers: RecordedAnswer[]; errors:
  * repeats that sample's latest earlier turn (a recorded model with nothing new to say), and a
  * sample with no recorded answer at all is unavailable (INFRA_ERROR).
  */
-export function replayAnswersModel(name: string, answers: readonly RecordedAnswer[]): Model {
+export function replayAnswersModel(name: string, answers: readonly RecordedAnswer[]): AnswerSource {
   /** id → sample → turn → output */
   const byId = new Map<string, Map<number, Map<number, string>>>();
   for (const a of answers) {

@@ -1,6 +1,6 @@
 /** Adding up token counts and turning them into an estimated cost. */
 import type { Prices } from './providers/presets';
-import type { TokenUsage } from './types';
+import type { TokenUsage } from '../contracts';
 
 export interface UsageTotals {
   inputTokens: number;
@@ -36,22 +36,4 @@ export function formatTokens(n: number): string {
 
 export function formatCost(dollars: number): string {
   return `$${dollars < 1 ? dollars.toFixed(4) : dollars.toFixed(2)}`;
-}
-
-/** Snake-case form used in files (journal, --out). */
-export interface StoredUsage {
-  input_tokens: number;
-  output_tokens: number;
-  reasoning_tokens?: number;
-}
-
-export function toStoredUsage(u: TokenUsage): StoredUsage {
-  return { input_tokens: u.inputTokens, output_tokens: u.outputTokens, ...(u.reasoningTokens !== undefined ? { reasoning_tokens: u.reasoningTokens } : {}) };
-}
-
-export function fromStoredUsage(u: unknown): TokenUsage | undefined {
-  if (typeof u !== 'object' || u === null) return undefined;
-  const s = u as Partial<StoredUsage>;
-  if (typeof s.input_tokens !== 'number' || typeof s.output_tokens !== 'number') return undefined;
-  return { inputTokens: s.input_tokens, outputTokens: s.output_tokens, ...(typeof s.reasoning_tokens === 'number' ? { reasoningTokens: s.reasoning_tokens } : {}) };
 }

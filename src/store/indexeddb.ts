@@ -12,7 +12,7 @@
  * after the tab was closed in the middle of a run.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { Problem } from '../core/records';
+import type { Problem } from '../contracts';
 import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { applyResult, type RunRecord, type RunStore, type StoredAnswer } from './types';
 

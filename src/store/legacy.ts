@@ -7,7 +7,7 @@
  * having nothing stored, are evaluated when the run is continued.
  */
 import { IdAssigner } from '../core/ids';
-import type { Problem } from '../core/records';
+import type { Problem } from '../contracts';
 import type { AttemptResult } from '../core/results';
 import type { RunRecord } from './types';
 

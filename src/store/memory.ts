@@ -2,7 +2,7 @@
  * A run store in memory: for pages where IndexedDB is unavailable (some private windows) and for
  * tests. Values are cloned in and out, as IndexedDB does, so callers cannot share state with it.
  */
-import type { Problem } from '../core/records';
+import type { Problem } from '../contracts';
 import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { applyResult, type RunRecord, type RunStore, type StoredAnswer } from './types';
 

@@ -13,14 +13,12 @@
  */
 import type { ExtractionMode } from '../core/extract';
 import type { FeedbackSource } from '../core/feedback';
-import type { LanguageId } from '../core/languages';
+import type { LanguageId, Problem, TokenUsage } from '../contracts';
 import type { ManifestDuplicates } from '../core/manifest';
-import type { Problem } from '../core/records';
 import type { SubsetPlan } from '../core/sample';
 import { sampleOf, turnOf, type AttemptResult } from '../core/results';
 import type { Prices, ProviderKind } from '../models/providers';
 import type { RecordedAnswer } from '../models/replay';
-import type { TokenUsage } from '../models/types';
 
 /** Provider settings as stored with a run: everything but the key. */
 export interface StoredProviderSettings {

@@ -18,7 +18,7 @@ import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedInPage } from '../../runtimes/host/catalog';
 import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
-import { LANGUAGE_NAMES, type LanguageId } from '../../src/core/languages';
+import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

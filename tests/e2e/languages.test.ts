@@ -13,7 +13,7 @@ import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../runtimes/host/catalog';
 import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
-import { LANGUAGE_NAMES, type LanguageId } from '../../src/core/languages';
+import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGE_NAMES, type LanguageId } from '../../src/core/languages';
+import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

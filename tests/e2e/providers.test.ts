@@ -17,7 +17,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPass1 } from '../../src/core/metrics';
-import { parseDataset, type Problem } from '../../src/core/records';
+import { parseDataset } from '../../src/core/records';
+import type { Problem } from '../../src/contracts';
 import { startMockProvider, type MockProvider } from '../support/mock-provider';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

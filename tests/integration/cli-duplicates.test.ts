@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
-import { parseDataset, type Problem } from '../../src/core/records';
+import { parseDataset } from '../../src/core/records';
+import type { Problem } from '../../src/contracts';
 import { startMockProvider, type MockProvider } from '../support/mock-provider';
 
 interface CliRun { code: number | null; stdout: string; stderr: string }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedInPage } from '../../runtimes/host/catalog';
 import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
-import { LANGUAGE_NAMES, type LanguageId } from '../../src/core/languages';
+import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
 
 interface CliRun { code: number | null; stdout: string; stderr: string }

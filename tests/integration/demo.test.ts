@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { NATIVE_COMMANDS, runNative } from '../../runtimes/native/process';
-import { LANGUAGE_IDS } from '../../src/core/languages';
+import { LANGUAGE_IDS } from '../../src/contracts';
 import { evaluateAll } from '../../src/core/engine';
 import { summarize } from '../../src/core/metrics';
 import { parseDataset } from '../../src/core/records';

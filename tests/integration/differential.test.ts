@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { parseDifferential, runDifferential, seededSample } from '../../src/core/differential';
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 
 const SAMPLE = 15;
 const SEED = 13;

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { runNative } from '../../runtimes/native/process';
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
 import { spliceProgram } from '../../src/core/rules';
 

@@ -6,11 +6,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { evaluateAll } from '../../src/core/engine';
-import { parseDataset, type Problem } from '../../src/core/records';
+import { parseDataset } from '../../src/core/records';
+import { AuthenticationError, type Executor, type Problem } from '../../src/contracts';
 import { SYSTEM_PROMPT } from '../../src/core/prompt';
 import { createProviderModel, listModels, type ProviderKind, type ProviderSettings } from '../../src/models/providers';
-import { AuthenticationError } from '../../src/models/types';
-import type { Executor } from '../../runtimes/types';
 import { startMockProvider, type Fault, type MockProvider } from '../support/mock-provider';
 
 const KEY = 'sk-mock-4f1c9e2a7b';

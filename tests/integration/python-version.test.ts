@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { runNative } from '../../runtimes/native/process';
-import type { RunResult } from '../../runtimes/types';
+import type { RunResult } from '../../src/contracts';
 import { judgeRun } from '../../src/core/rules';
 
 const TIMEOUT_MS = 20_000;

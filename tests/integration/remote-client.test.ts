@@ -14,7 +14,7 @@ import { evaluateAll } from '../../src/core/engine';
 import { summarize } from '../../src/core/metrics';
 import { parseDataset } from '../../src/core/records';
 import { canonicalModel } from '../../src/models/canonical';
-import { InfrastructureError, type Executor, type RunRequest } from '../../runtimes/types';
+import { InfrastructureError, type Executor, type RunRequest } from '../../src/contracts';
 import { connectRemoteExecutor } from '../../runtimes/remote/executor';
 import { createRoutedExecutor, routeFor } from '../../runtimes/remote/routing';
 import type { SubmitResponse } from '../../runtimes/remote/protocol';

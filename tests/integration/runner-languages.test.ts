@@ -6,8 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGE_IDS, type LanguageId } from '../../src/core/languages';
-import type { Outcome } from '../../src/core/rules';
+import { LANGUAGE_IDS, type LanguageId, type Outcome } from '../../src/contracts';
 import type { LanguagesResponse, RunnerLanguage } from '../../runtimes/remote/protocol';
 import type { StartedRunner } from '../../runner/runner';
 import { TOOLCHAINS } from '../../runner/toolchains';

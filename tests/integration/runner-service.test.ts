@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConformanceCases } from '../../src/core/conformance';
-import { normalizeLanguage } from '../../src/core/languages';
+import { normalizeLanguage } from '../../src/contracts';
 import type { HealthResponse, LanguagesResponse, SpliceResponse, SubmitResponse } from '../../runtimes/remote/protocol';
 import { ConfigError, prepareExecutor } from '../../runner/runner';
 import type { StartedRunner } from '../../runner/runner';

@@ -20,11 +20,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLANG_FILES, CLANG_PACKAGE_VERSION, createCppRuntime, type CppRuntime } from '../../runtimes/cpp/clang';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { nodeModulesPath, readCatalogFiles } from '../../runtimes/host/node-files';
-import type { RunResult } from '../../runtimes/types';
+import type { Outcome, RunResult } from '../../src/contracts';
 import { extractCode } from '../../src/core/extract';
 import { parseDataset } from '../../src/core/records';
 import { judgeRun, spliceProgram } from '../../src/core/rules';
-import type { Outcome } from '../../src/core/rules/outcome';
 import { parseAnswers } from '../../src/models/replay';
 
 const RUN_TIMEOUT_MS = 20_000;

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { createPerlRuntime, exitStatus } from '../../runtimes/perl/zeroperl';
-import type { LanguageRuntime } from '../../runtimes/types';
+import type { LanguageRuntime } from '../../src/contracts';
 import { judgeRun } from '../../src/core/rules';
 
 const require = createRequire(import.meta.url);

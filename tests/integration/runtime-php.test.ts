@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeModulesPath, readCatalogFiles } from '../../runtimes/host/node-files';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { createPhpRuntime, PHP_WASM_VERSION } from '../../runtimes/php/php';
-import type { LanguageRuntime } from '../../runtimes/types';
+import type { LanguageRuntime } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
 import { judgeRun, precheckProgram, spliceProgram } from '../../src/core/rules';
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogFiles } from '../../runtimes/host/node-files';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { createRRuntime } from '../../runtimes/r/webr';
-import type { Executor, LanguageRuntime } from '../../runtimes/types';
+import type { Executor, LanguageRuntime } from '../../src/contracts';
 import { evaluateAll } from '../../src/core/engine';
 import { parseDataset } from '../../src/core/records';
 import { judgeRun } from '../../src/core/rules';

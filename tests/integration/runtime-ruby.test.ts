@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRubyRuntime, RUBY_WASM_FILE, RUBY_WASM_VERSION } from '../../runtimes/ruby/rubywasm';
-import type { LanguageRuntime } from '../../runtimes/types';
+import type { LanguageRuntime } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
 import { judgeRun, spliceProgram } from '../../src/core/rules';
 

@@ -12,10 +12,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { runBc } from '../../runtimes/shell/bc';
 import { createShellRuntime } from '../../runtimes/shell/just-bash';
-import type { Executor, LanguageRuntime } from '../../runtimes/types';
+import type { ExecutionReport, Executor, LanguageRuntime } from '../../src/contracts';
 import { evaluateAll } from '../../src/core/engine';
 import { parseDataset } from '../../src/core/records';
-import { judgeRun, type ExecutionReport } from '../../src/core/rules';
+import { judgeRun } from '../../src/core/rules';
 import { canonicalModel } from '../../src/models/canonical';
 import { parseAnswers, replayAnswersModel } from '../../src/models/replay';
 

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCppRuntime, type CppRuntime } from '../../runtimes/cpp/clang';
 import { readCatalogFiles } from '../../runtimes/host/node-files';
 import { createRoutedExecutor } from '../../runtimes/remote/routing';
-import type { Executor, RunResult } from '../../runtimes/types';
+import type { Executor, RunResult } from '../../src/contracts';
 import { evaluateProblem } from '../../src/core/engine';
 import { parseDataset } from '../../src/core/records';
 import { judgeRun, spliceProgram } from '../../src/core/rules';

@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import { judgeRun } from '../../src/core/rules';
 
 const executor = createNodeExecutor({ poolSize: 1 });

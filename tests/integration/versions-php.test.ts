@@ -11,7 +11,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogFiles } from '../../runtimes/host/node-files';
 import { createPhpRuntime } from '../../runtimes/php/php';
-import type { LanguageRuntime } from '../../runtimes/types';
+import type { LanguageRuntime } from '../../src/contracts';
 import { judgeRun, precheckProgram } from '../../src/core/rules';
 
 let runtime: LanguageRuntime;

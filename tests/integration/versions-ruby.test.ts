@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRubyRuntime, RUBY_WASM_FILE } from '../../runtimes/ruby/rubywasm';
-import type { LanguageRuntime } from '../../runtimes/types';
+import type { LanguageRuntime } from '../../src/contracts';
 import { judgeRun } from '../../src/core/rules';
 
 const require = createRequire(import.meta.url);

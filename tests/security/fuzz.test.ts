@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractCode, stripThinking, type ExtractionMode } from '../../src/core/extract';
-import { LANGUAGE_IDS, normalizeLanguage, type LanguageId } from '../../src/core/languages';
+import { LANGUAGE_IDS, normalizeLanguage, type LanguageId } from '../../src/contracts';
 import { DatasetStreamParser, DuplicateIdError, formatLoadError, MAX_LISTED_ERRORS, parseDataset, parseDatasetStream, type LoadedDataset } from '../../src/core/records';
 
 /** Runs within a fixed time: enough cases to find what is easy to find, bounded for CI. */

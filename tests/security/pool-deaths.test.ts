@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPoolExecutor, type WorkerHandle } from '../../runtimes/host/pool';
 import type { HostMessage, WorkerMessage } from '../../runtimes/host/protocol';
-import { InfrastructureError } from '../../runtimes/types';
+import { InfrastructureError } from '../../src/contracts';
 
 type Script = (message: HostMessage, reply: (m: WorkerMessage) => void, die: (reason: string) => void, index: number) => void;
 

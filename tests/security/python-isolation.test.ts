@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { runNative } from '../../runtimes/native/process';
-import type { RunResult } from '../../runtimes/types';
+import type { RunResult } from '../../src/contracts';
 import { judgeRun } from '../../src/core/rules';
 import { PYTHON_ATTACKS as ATTACKS, PYTHON_RIGHT as RIGHT, PYTHON_SCHEDULER, PYTHON_WRONG as WRONG } from '../support/hostile/clean-slate-attacks';
 

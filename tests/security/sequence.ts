@@ -5,10 +5,9 @@
  * The verdict is decided by src/core/rules (judgeRun), never by the test reading the output.
  */
 import { expect } from 'vitest';
-import type { Executor, RunResult } from '../../runtimes/types';
-import { OUTPUT_LIMIT } from '../../runtimes/types';
-import type { LanguageId } from '../../src/core/languages';
-import { judgeRun, type Outcome } from '../../src/core/rules';
+import type { Executor, LanguageId, Outcome, RunResult } from '../../src/contracts';
+import { OUTPUT_LIMIT } from '../../runtimes/host/output';
+import { judgeRun } from '../../src/core/rules';
 import type { Step } from '../support/hostile/clean-slate-attacks';
 
 export type { Step };

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createPoolExecutor, type WorkerHandle } from '../../runtimes/host/pool';
 import type { HostMessage, WorkerMessage } from '../../runtimes/host/protocol';
 import { sandboxHtml } from '../../runtimes/host/sandbox-page';
-import { OutputCapture, OUTPUT_LIMIT } from '../../runtimes/types';
+import { OUTPUT_LIMIT, OutputCapture } from '../../runtimes/host/output';
 import { connectPolicy, normalizeOrigin } from '../../src/app/lib/csp';
 
 const directives = (policy: string) =>

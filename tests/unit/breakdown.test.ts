@@ -4,9 +4,8 @@ import { chartData } from '../../src/charts/data';
 import { byDifficulty, byOutcome, bySubset, byLanguage } from '../../src/core/breakdown';
 import { buildManifest, sha256Hex } from '../../src/core/manifest';
 import { SYSTEM_PROMPT } from '../../src/core/prompt';
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId, Outcome } from '../../src/contracts';
 import type { AttemptResult, Verdict } from '../../src/core/results';
-import type { Outcome } from '../../src/core/rules';
 
 let n = 0;
 function r(id: string, language: LanguageId, difficulty: string, verdict: Verdict, sample = 0, turn = 1, outcome: Outcome = 'WRONG_ANSWER'): AttemptResult {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareResults, formatPaired, pairedRuns } from '../../src/app/lib/compare';
 import { buildLeaderboard } from '../../src/app/lib/leaderboard';
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import type { AttemptResult, Verdict } from '../../src/core/results';
 import { emptyCounts, type RunRecord } from '../../src/store/types';
 

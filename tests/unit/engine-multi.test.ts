@@ -4,12 +4,11 @@
  * are keyed. A fake executor decides from markers in the program.
  */
 import { describe, expect, it } from 'vitest';
-import type { Executor, RunRequest } from '../../runtimes/types';
+import type { AnswerContext, AnswerSource, Executor, RunRequest } from '../../src/contracts';
 import { evaluateAll } from '../../src/core/engine';
 import { buildFeedback, clipMiddle } from '../../src/core/feedback';
 import { parseDataset } from '../../src/core/records';
 import { resultKey, parseResultKey } from '../../src/core/results';
-import type { AnswerContext, Model } from '../../src/models/types';
 import { replayAnswersModel, parseAnswers } from '../../src/models/replay';
 
 const SECRET = 'PRIVATE_CASE_42';
@@ -37,7 +36,7 @@ function fakeExecutor(sent: RunRequest[] = []): Executor {
 }
 
 /** Answers from a table: (problem question, sample, turn) → code; records each context it got. */
-function tableModel(table: Record<string, string>, seen: AnswerContext[] = []): Model {
+function tableModel(table: Record<string, string>, seen: AnswerContext[] = []): AnswerSource {
   return {
     id: 'table',
     async answer(problem, _signal, context) {

@@ -1,6 +1,6 @@
 /** The app's run exports and run comparison: pure functions of stored data. */
 import { describe, expect, it } from 'vitest';
-import type { Problem } from '../../src/core/records';
+import type { Problem } from '../../src/contracts';
 import type { AttemptResult } from '../../src/core/results';
 import { compareResults, formatDelta } from '../../src/app/lib/compare';
 import { csvField, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from '../../src/app/lib/exports';

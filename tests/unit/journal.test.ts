@@ -8,7 +8,7 @@ import { journalLog, readJournal, readOutFile } from '../../src/cli/journal';
 import type { ResultFields } from '../../src/core/result-file';
 import { openRun, planRun, ResumeError } from '../../src/cli/resume';
 import { recordedModel } from '../../src/models/recorded';
-import type { Model } from '../../src/models/types';
+import type { AnswerSource } from '../../src/contracts';
 
 const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.slice(0, 3);
 const [a, b, c] = problems.map((p) => p.id) as [string, string, string];
@@ -83,7 +83,7 @@ describe('opening a run', () => {
     const out = join(dir(), 'r.jsonl');
     const { journal } = await openRun(out, header, false);
     const asked: string[] = [];
-    const inner: Model = { id: 'openai:m', answer: async (p) => (asked.push(p.id), { text: `answer ${p.id}`, usage: { inputTokens: 3, outputTokens: 4 } }) };
+    const inner: AnswerSource = { id: 'openai:m', answer: async (p) => (asked.push(p.id), { text: `answer ${p.id}`, usage: { inputTokens: 3, outputTokens: 4 } }) };
     const prior = readJournal(line({ type: 'answer', id: a, output: 'stored' }));
     const model = recordedModel(inner, journalLog(journal, prior));
     expect((await model.answer(problems[0]!)).text).toBe('stored');

@@ -1,6 +1,6 @@
 /** The leaderboard of stored runs (src/app/lib/leaderboard.ts): rows, best per column, sorting. */
 import { describe, expect, it } from 'vitest';
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import type { AttemptResult } from '../../src/core/results';
 import { boardDatasets, buildLeaderboard, cellOf, sortRows, type StoredRunResults } from '../../src/app/lib/leaderboard';
 import { emptyCounts, type RunRecord } from '../../src/store/types';

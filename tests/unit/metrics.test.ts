@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPass1, formatPercent, summarize } from '../../src/core/metrics';
 import { problemOutcome, type AttemptResult } from '../../src/core/results';
-import type { Outcome } from '../../src/core/rules';
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId, Outcome } from '../../src/contracts';
 
 let n = 0;
 function result(language: LanguageId, demo: Outcome | null, full: Outcome | null, verdict?: AttemptResult['verdict']): AttemptResult {

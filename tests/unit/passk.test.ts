@@ -1,6 +1,6 @@
 /** pass@k (Chen et al. 2021) and Pass@1 after each refinement turn, against figures computed by hand. */
 import { describe, expect, it } from 'vitest';
-import type { LanguageId } from '../../src/core/languages';
+import type { LanguageId } from '../../src/contracts';
 import {
   curveKs, firstAttempts, formatPassAtK, formatTurn, pass1ByTurn, passAtK, passAtKEstimate, reportedKs, sampleVerdictAt,
 } from '../../src/core/passk';

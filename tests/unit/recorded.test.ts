@@ -13,7 +13,7 @@ import { parseDataset } from '../../src/core/records';
 import { resultKey } from '../../src/core/results';
 import { Journal, journalLog, readJournal } from '../../src/cli/journal';
 import { recordedModel } from '../../src/models/recorded';
-import type { Model } from '../../src/models/types';
+import type { AnswerSource } from '../../src/contracts';
 import { storeAnswerLog } from '../../src/store/answer-log';
 import { emptyCounts, IndexedDbRunStore, type RunRecord, type StoredAnswer } from '../../src/store';
 
@@ -21,7 +21,7 @@ const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).pro
 const [p, q] = problems as [(typeof problems)[0], (typeof problems)[0]];
 
 /** Counts what it is asked; answers name the attempt. */
-function counting(asked: string[]): Model {
+function counting(asked: string[]): AnswerSource {
   return {
     id: 'openai:m',
     async answer(problem, _signal, context) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
-import { acceptedLanguages, LANGUAGE_IDS } from '../../src/core/languages';
+import { acceptedLanguages, LANGUAGE_IDS } from '../../src/contracts';
 import { DatasetStreamParser, filterProblems, formatLoadError, MAX_LISTED_ERRORS, parseDataset } from '../../src/core/records';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel } from '../../src/models/replay';
 import { canonicalModel } from '../../src/models/canonical';

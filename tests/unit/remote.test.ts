@@ -1,6 +1,7 @@
 /** Pure parts of the runner and its client: Java's JUnit verdict, answer mapping, the queue. */
 import { describe, expect, it } from 'vitest';
-import { judgeRun, type ExecutionReport } from '../../src/core/rules';
+import { judgeRun } from '../../src/core/rules';
+import type { ExecutionReport } from '../../src/contracts';
 import { runResultFromResponse, type SubmitResponse } from '../../runtimes/remote/protocol';
 import { parseJUnitReport } from '../../runner/java';
 import { Limiter, QueueFullError } from '../../runner/limiter';

@@ -1,7 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGE_IDS, normalizeLanguage, type LanguageId } from '../../src/core/languages';
-import type { Executor, RunRequest } from '../../runtimes/types';
+import { LANGUAGE_IDS, normalizeLanguage, type Executor, type LanguageId, type RunRequest } from '../../src/contracts';
 import { evaluateProblem } from '../../src/core/engine';
 import { parseDataset } from '../../src/core/records';
 import { decideOutcome, judgeRun, languageRule, officialTimeoutMs, precheckProgram, spliceProgram } from '../../src/core/rules';

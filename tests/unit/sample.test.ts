@@ -5,8 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LanguageId } from '../../src/core/languages';
-import type { Problem } from '../../src/core/records';
+import type { LanguageId, Problem } from '../../src/contracts';
 import type { AttemptResult } from '../../src/core/results';
 import { samplePerStratum } from '../../src/core/sample';
 import { seededRandom } from '../../src/core/stats';

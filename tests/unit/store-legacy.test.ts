@@ -5,7 +5,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
-import { parseDataset, type Problem } from '../../src/core/records';
+import { parseDataset } from '../../src/core/records';
+import type { Problem } from '../../src/contracts';
 import type { AttemptResult } from '../../src/core/results';
 import { alignResults, describeLegacy, emptyCounts, IndexedDbRunStore, legacyIds, type RunRecord } from '../../src/store';
 

@@ -1,7 +1,7 @@
 /** The run store contract, for both implementations (IndexedDB through fake-indexeddb, and memory). */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { Problem } from '../../src/core/records';
+import type { Problem } from '../../src/contracts';
 import { resultKey, type AttemptResult } from '../../src/core/results';
 import { emptyCounts, IndexedDbRunStore, MemoryRunStore, type RunRecord, type RunStore } from '../../src/store';
 

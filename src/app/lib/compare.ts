@@ -2,7 +2,7 @@
  * Two runs side by side: Pass@1 overall and per language, which common problems changed, and the
  * paired difference on the problems both counted, with an exact McNemar test (src/core/stats.ts).
  */
-import type { LanguageId } from '../../core/languages';
+import type { LanguageId } from '../../contracts';
 import { summarize, type ScoreLine } from '../../core/metrics';
 import type { AttemptResult } from '../../core/results';
 import { pairedDifference, type PairedDifference } from '../../core/stats';

@@ -2,9 +2,8 @@
  * "Test connection" in the provider settings: one tiny request with the form's settings, before a
  * run sends hundreds (issue #17). A failure gets the same advice as a run stopped by the breaker.
  */
-import type { Problem } from '../../core/records';
+import { AuthenticationError, type Problem } from '../../contracts';
 import { createProviderModel, failureClass, type ProviderSettings } from '../../models/providers';
-import { AuthenticationError } from '../../models/types';
 import { adviceFor } from './breaker';
 
 /** The question of the test request (the e2e mock provider answers it too). */

@@ -1,5 +1,5 @@
 /** One sentence on why a run got its outcome, following the order of SPEC §4. */
-import { LANGUAGE_NAMES } from '../../core/languages';
+import { LANGUAGE_NAMES } from '../../contracts';
 import type { AttemptResult, TestRun } from '../../core/results';
 import { languageRule } from '../../core/rules';
 import { formatDuration } from './format';

@@ -9,7 +9,7 @@ import { version as appVersion } from '../../../package.json';
 import { FEEDBACK_LIMIT } from '../../core/feedback';
 import { buildManifest } from '../../core/manifest';
 import { SYSTEM_PROMPT } from '../../core/prompt';
-import type { Problem } from '../../core/records';
+import type { Problem } from '../../contracts';
 import { attemptsOf as attemptsOfProblem, orderAttempts } from '../../core/chains';
 import { resultKey, sampleOf, turnOf, type AttemptResult } from '../../core/results';
 import { costOf } from '../../models/usage';

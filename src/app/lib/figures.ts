@@ -4,7 +4,7 @@
  * functions), and the chart data. Whether a (problem, sample) chain is over: src/core/chains.ts.
  */
 import { chartData, type ChartData } from '../../charts/data';
-import type { LanguageId } from '../../core/languages';
+import type { LanguageId } from '../../contracts';
 import { metricLines as linesOf, pass1ByTurn, passAtK, reportedKs } from '../../core/passk';
 import type { AttemptResult } from '../../core/results';
 import type { SubsetPlan } from '../../core/sample';

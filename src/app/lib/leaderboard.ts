@@ -6,7 +6,7 @@
  * test): a difference not significant at 5% is a tie in all but name.
  * Built from the store alone (RunRecord + stored results), so it needs no dataset loaded.
  */
-import type { LanguageId } from '../../core/languages';
+import type { LanguageId } from '../../contracts';
 import { summarize, type ScoreLine } from '../../core/metrics';
 import { firstAttempts } from '../../core/passk';
 import type { AttemptResult } from '../../core/results';

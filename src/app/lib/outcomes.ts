@@ -1,5 +1,5 @@
 /** Outcome names in display order, with their colours. */
-import { OUTCOMES } from '../../core/rules';
+import { OUTCOMES } from '../../contracts';
 
 export type DisplayOutcome = (typeof OUTCOMES)[number] | 'INFRA_ERROR' | 'UNSUPPORTED';
 

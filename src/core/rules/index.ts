@@ -2,7 +2,7 @@
  * The one splice-and-verdict module (docs/architecture.md): browser, CLI and remote runner all call these
  * functions, so they can never disagree on the program that runs or on its outcome.
  */
-import type { LanguageId } from '../languages';
+import type { ExecutionReport, LanguageId, Outcome } from '../../contracts';
 import { concatSplice } from './concat';
 import { cppSplice } from './cpp';
 import { csharpSplice } from './csharp';
@@ -13,10 +13,9 @@ import { javascriptSplice } from './javascript';
 import { phpPrecheck, phpSplice } from './php';
 import { racketSplice } from './racket';
 import { swiftSplice } from './swift';
-import { decideOutcome, type ExecutionReport, type Outcome } from './outcome';
+import { decideOutcome } from './outcome';
 
-export { OUTCOMES, decideOutcome } from './outcome';
-export type { Outcome, ExecutionReport, TestReport } from './outcome';
+export { decideOutcome } from './outcome';
 
 export interface LanguageRule {
   id: LanguageId;

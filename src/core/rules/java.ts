@@ -1,5 +1,5 @@
 import { hoistLines, withHeader } from './hoist';
-import type { ExecutionReport, Outcome } from './outcome';
+import type { ExecutionReport, Outcome } from '../../contracts';
 
 // Only one public top-level class is allowed per file, so every class loses its access modifier.
 const CLASS_MODIFIER = /\b(?:public|private|protected)\s+class\b/g;

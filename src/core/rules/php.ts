@@ -1,4 +1,4 @@
-import type { Outcome } from './outcome';
+import type { Outcome } from '../../contracts';
 
 /**
  * PHP (SPEC §5): every `?>` leaves the solution, which gets a leading `<?php` if it lacks one;

@@ -3,7 +3,7 @@ import { errorMessageOf } from './errors';
 import { arr, eventJson, joined, num, obj, str, type Json } from './shape';
 import { ReplyShapeError, type ProviderSettings, type Reply, type StreamCollector, type WireFormat } from './types';
 import { DEFAULT_MAX_TOKENS, messagesFor, priorMessages } from './request';
-import type { TokenUsage } from '../types';
+import type { TokenUsage } from '../../contracts';
 
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
 

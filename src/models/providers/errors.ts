@@ -1,5 +1,5 @@
 /** Errors of provider requests, named by provider and HTTP status, with the key redacted. */
-import { AnswerUnavailableError } from '../types';
+import { AnswerUnavailableError } from '../../contracts';
 import type { RetryHint } from './retry';
 
 /**

@@ -2,7 +2,7 @@
  * One try of a provider request over plain `fetch`: a deadline, and every way it can fail turned
  * into a clear error that names the provider and the HTTP status (with the key redacted).
  */
-import { AuthenticationError } from '../types';
+import { AuthenticationError } from '../../contracts';
 import { errorMessageOf, excerpt, ProviderError, redact, type FailureKind } from './errors';
 import { isRetryableStatus, parseRetryAfter } from './retry';
 import { ReplyShapeError } from './types';

@@ -1,14 +1,13 @@
 /**
- * Real model providers behind the `Model` interface: OpenAI-compatible chat completions,
+ * Real model providers behind the `AnswerSource` interface (src/contracts): OpenAI-compatible chat completions,
  * Anthropic Messages and Gemini generateContent, streaming or not, with retries.
  *
  * Plain `fetch`, not the official OpenAI/Anthropic SDKs: the SDKs add `x-stainless-*` headers to
  * every request, and several OpenAI-compatible servers (and their CORS preflights) reject unknown
  * headers from a browser page. With fetch, exactly the headers below are sent, in the page and in Node.
  */
-import type { Problem } from '../../core/records';
+import { AnswerUnavailableError, type AnswerContext, type AnswerSource, type ModelAnswer, type PriorTurn, type Problem } from '../../contracts';
 import { cutCompletion } from '../../core/prompt';
-import { AnswerUnavailableError, type AnswerContext, type Model, type ModelAnswer, type PriorTurn } from '../types';
 import { anthropicFormat } from './anthropic';
 import { ProviderError } from './errors';
 import { geminiFormat } from './gemini';
@@ -93,7 +92,7 @@ function askOnce(format: WireFormat, settings: ProviderSettings, question: strin
 }
 
 /** A Model that asks the provider; failures after the retries reject (the engine scores INFRA_ERROR). */
-export function createProviderModel(input: ProviderSettings, hooks: ProviderHooks = {}): Model {
+export function createProviderModel(input: ProviderSettings, hooks: ProviderHooks = {}): AnswerSource {
   const settings = normalized(input);
   const format = FORMATS[settings.kind];
   if (settings.completion && settings.kind !== 'openai') throw new ProviderSettingsError(`completion mode needs an OpenAI-compatible /completions endpoint, not ${settings.kind}`);

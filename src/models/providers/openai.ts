@@ -4,7 +4,7 @@ import { arr, eventJson, joined, num, obj, str, type Json } from './shape';
 import { ReplyShapeError, type ProviderSettings, type Reply, type StreamCollector, type WireFormat } from './types';
 import { DEFAULT_MAX_TOKENS, messagesFor, priorMessages } from './request';
 import { buildCompletionPrompt, COMPLETION_STOP, SYSTEM_PROMPT } from '../../core/prompt';
-import type { TokenUsage } from '../types';
+import type { TokenUsage } from '../../contracts';
 
 function usageOf(u: unknown): TokenUsage | undefined {
   const usage = obj(u);

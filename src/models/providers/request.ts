@@ -1,6 +1,6 @@
 /** What every wire format asks: the system prompt (official by default) and the question. */
 import { buildChatMessages, SYSTEM_PROMPT } from '../../core/prompt';
-import type { PriorTurn } from '../types';
+import type { PriorTurn } from '../../contracts';
 import type { ProviderSettings } from './types';
 
 /** The official limit on new tokens (SPEC §2). */

@@ -1,6 +1,6 @@
 /** Shapes shared by the provider modules: settings, wire formats, replies. */
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { PriorTurn, TokenUsage } from '../types';
+import type { PriorTurn, TokenUsage } from '../../contracts';
 import type { RetryOptions } from './retry';
 
 /** The three wire formats. Every OpenAI-compatible server (OpenRouter, vLLM, Ollama, …) is `openai`. */

@@ -8,8 +8,7 @@
 // `expected`: SPEC §4 applied to what the real interpreter does with the program on its own, in a
 // new process (node 18+, bash 5, perl 5.3x, php 8.1, ruby 3, Rscript, g++; python3 is checked by
 // the tests themselves).
-import type { LanguageId } from '../../../src/core/languages';
-import type { Outcome } from '../../../src/core/rules';
+import type { LanguageId, Outcome } from '../../../src/contracts';
 
 export interface Step {
   /** What the program does (shown when it fails). */

@@ -1,4 +1,4 @@
-/** The 20 AutoCodeBench language ids (SPEC §1) and the aliases accepted on input. */
+/** The 20 AutoCodeBench language ids (SPEC §1), the aliases accepted on input, and display names. */
 export const LANGUAGE_IDS = [
   'python', 'cpp', 'java', 'javascript', 'go', 'shell', 'csharp', 'dart', 'elixir', 'julia',
   'kotlin', 'perl', 'php', 'racket', 'r', 'ruby', 'rust', 'scala', 'swift', 'typescript',

@@ -1,48 +1,4 @@
-/**
- * The one runtime interface (docs/architecture.md): a runtime gets a complete, already spliced program and
- * a time limit, and reports what happened. It never decides pass or fail (src/core/rules does).
- */
-import type { LanguageId } from '../src/core/languages';
-import type { ExecutionReport } from '../src/core/rules';
-
-export interface RunRequest {
-  language: LanguageId;
-  program: string;
-  timeoutMs: number;
-}
-
-export interface RunResult extends ExecutionReport {
-  durationMs: number;
-  /** Which runtime produced this result, e.g. "Pyodide 0.25.1 (CPython 3.11.3)". */
-  runtime: string;
-  /** A stream was cut at the capture limit. */
-  truncated?: boolean;
-  /**
-   * The runtime did not run the program because it cannot judge it faithfully (why, e.g. C++ that
-   * depends on 64-bit pointers). Not a verdict: the router tries the runner, the engine reports the
-   * problem unsupported (unavailable), never failed.
-   */
-  declined?: string;
-}
-
-/** Executes programs for one or more languages (a worker pool, native processes, a remote runner). */
-export interface Executor {
-  /** Languages this executor can run. */
-  languages(): readonly LanguageId[];
-  run(request: RunRequest): Promise<RunResult>;
-  dispose(): Promise<void>;
-}
-
-/** An engine for one language inside one worker: loaded once, runs programs one at a time. */
-export interface LanguageRuntime {
-  /** Name and version, recorded in every result. */
-  readonly description: string;
-  /** `retire`: the runtime cannot start the next program from a clean slate; the host replaces it. */
-  run(program: string, timeoutMs: number): Promise<Omit<RunResult, 'runtime'> & { retire?: boolean }>;
-}
-
-/** The executor could not run the program for a reason that is not the program's fault. */
-export class InfrastructureError extends Error {}
+/** Output capping inside runtimes: at most OUTPUT_LIMIT characters of a stream, with a visible mark where it was cut. */
 
 /** Keeps at most `limit` characters of a stream, marking the cut. */
 export const OUTPUT_LIMIT = 1 << 20;

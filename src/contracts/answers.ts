@@ -1,14 +1,6 @@
 /** Where answers come from: canonical solutions, recorded answers, or a provider's API. */
-import type { Problem } from '../core/records';
-
-/** Token counts as the provider reported them. */
-export interface TokenUsage {
-  inputTokens: number;
-  /** Every generated token, reasoning included (that is what providers bill as output). */
-  outputTokens: number;
-  /** The part of `outputTokens` spent on reasoning, where the provider reports it. */
-  reasoningTokens?: number;
-}
+import type { Problem } from './problem';
+import type { TokenUsage } from './usage';
 
 export interface ModelAnswer {
   /** The raw answer text (Markdown), or code when `isCode` is set. Reasoning in `<think>` stays in. */
@@ -39,7 +31,8 @@ export interface AnswerContext {
 /** Absent context: the first (and, in a single run, only) attempt. */
 export const FIRST_ATTEMPT: AnswerContext = Object.freeze({ sample: 0, turn: 1, history: Object.freeze([]) as readonly PriorTurn[] });
 
-export interface Model {
+/** A model behind a provider's API, or canonical or recorded answers standing in for one. */
+export interface AnswerSource {
   /** Short id used in reports, e.g. "canonical", "replay:answers.jsonl", "openai:gpt-4o-mini". */
   readonly id: string;
   /**
@@ -47,20 +40,4 @@ export interface Model {
    * (meters, journals, stores) must pass it on unchanged.
    */
   answer(problem: Problem, signal?: AbortSignal, context?: AnswerContext): Promise<ModelAnswer>;
-}
-
-/** The answer could not be obtained for a reason that is not the model's fault. */
-export class AnswerUnavailableError extends Error {}
-
-/**
- * The provider refused the key (401/403). Not a per-problem failure: every other request would
- * fail the same way, so the engine stops the whole run with this message.
- */
-export class AuthenticationError extends Error {
-  readonly status: number | undefined;
-  constructor(message: string, status?: number) {
-    super(message);
-    this.name = 'AuthenticationError';
-    this.status = status;
-  }
 }
