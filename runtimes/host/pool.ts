@@ -5,7 +5,8 @@
  */
 import type { LanguageId } from '../../src/core/languages';
 import { capOutput, InfrastructureError, OUTPUT_LIMIT, type Executor, type RunRequest, type RunResult } from '../types';
-import type { HostMessage, RuntimeSettings, WorkerMessage } from './protocol';
+import type { RuntimeSettings } from '../loader';
+import type { HostMessage, WorkerMessage } from './protocol';
 
 export interface WorkerHandle {
   post(message: HostMessage): void;
