@@ -129,13 +129,20 @@ function runtimeSandboxPage(): Plugin {
   };
 }
 
+/** assets/<language>-<hash>.js for runtimes/<language>/worker.ts (`npm run bench` sizes them by name). */
+function workerFileName(chunk: { facadeModuleId: string | null }): string {
+  const language = /\/runtimes\/([\w-]+)\/worker\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
+  return `assets/${language ?? '[name]'}-[hash].js`;
+}
+
 export default defineConfig({
   define: { RUNTIME_FILE_HASHES: JSON.stringify(runtimeFileHashes()) },
   plugins: [pyodideFromOwnOrigin(), runtimeFiles(), runtimeSandboxPage(), svelte()],
   // Classic workers: the runtime worker runs from a blob: URL inside the sandbox frame, with no
   // chunk to import from the network, so it is one self-contained script.
   // Pyodide's loader imports `node-fetch` on its Node path only (never taken in a browser worker).
-  worker: { format: 'iife', rolldownOptions: { external: ['node-fetch'] } },
+  // Each language's worker script (runtimes/<language>/worker.ts) is named after its language.
+  worker: { format: 'iife', rolldownOptions: { external: ['node-fetch'], output: { entryFileNames: workerFileName } } },
   optimizeDeps: { exclude: ['pyodide', 'quickjs-emscripten-core', '@jitl/quickjs-ng-wasmfile-release-sync'] },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },

@@ -1,6 +1,9 @@
 // Bundles runtimes/javascript/prelude.js (console, process, timers, require) with the maintained
 // browser ports of Node's assert and util into one script that the QuickJS runtime evaluates in
 // each fresh context. Output: runtimes/javascript/node-env.generated.js (the script as text).
+// Every source the runtimes need generated runs from here (dev, check and both builds call this
+// script): first the installed package versions (build-versions.mjs).
+import './build-versions.mjs';
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 

@@ -37,8 +37,6 @@ import type { LanguageRuntime, RunResult } from '../../src/contracts';
 
 /** The files the runtime needs (name → inside node_modules/@yowasp/clang/gen). */
 export const CLANG_FILES = ['bundle.js', 'llvm.core.wasm', 'llvm.core2.wasm', 'llvm.core3.wasm', 'llvm.core4.wasm', 'llvm-resources.tar'] as const;
-/** The @yowasp/clang version these files come from (checked by the tests). */
-export const CLANG_PACKAGE_VERSION = '22.0.0-git20542-10';
 
 export interface CppRuntimeOptions {
   files: Record<string, ArrayBuffer>;

@@ -18,18 +18,18 @@ export interface BrowserExecutorOptions {
   poolSize?: number;
 }
 
-// One classic worker script per language (workers/<language>.ts), so a Python worker never
-// parses the other runtimes.
 /** sha256 (hex) of each runtime file, compiled in by vite.config.ts: cached copies are checked against it. */
 declare const RUNTIME_FILE_HASHES: Record<string, string[]>;
 
-const workerScripts = import.meta.glob<string>('./workers/*.ts', { query: '?worker&url', import: 'default', eager: true });
+// One classic worker script per language (runtimes/<language>/worker.ts), so a Python worker
+// never parses the other runtimes.
+const workerScripts = import.meta.glob<string>('../*/worker.ts', { query: '?worker&url', import: 'default', eager: true });
 
 const ownUrl = (path: string) => new URL(path, document.baseURI).href;
 const pyodideBase = () => ownUrl(`${import.meta.env.BASE_URL}pyodide/`);
 
 function workerUrl(language: LanguageId): string {
-  const url = workerScripts[`./workers/${language}.ts`];
+  const url = workerScripts[`../${language}/worker.ts`];
   if (!url) throw new Error(`no in-browser runtime for ${language}`);
   return ownUrl(url);
 }

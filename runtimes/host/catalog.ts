@@ -6,9 +6,10 @@
  *
  * To add a language:
  *   1. an entry here, with the agreement measured against the official verdicts (`fidelity`);
- *   2. `runtimes/host/workers/<language>.ts`, the browser worker script (a few lines: see python.ts);
- *   3. a line in `runtimes/host/node-loaders.ts`, the same loader for Node's worker threads.
- * WORKER_LANGUAGES (languages.ts) follows this table.
+ *   2. `runtimes/<language>/loader.ts`, its RuntimeLoader (../loader.ts), used by the page's worker
+ *      and by Node's, and `runtimes/<language>/worker.ts`, the page's worker script (see python/).
+ * WORKER_LANGUAGES (languages.ts), the page's worker scripts (browser.ts) and Node's loaders
+ * (node-loaders.ts) follow this table.
  */
 import type { LanguageId } from '../../src/contracts';
 

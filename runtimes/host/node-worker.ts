@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { gateModuleLoading, lockdownNodeWorker } from './node-lockdown';
 import type { HostMessage } from './protocol';
-import { NODE_LOADERS } from './node-loaders';
+import { loadNodeRuntime } from './node-loaders';
 import { serve } from './serve';
 
 gateModuleLoading();
@@ -18,4 +18,4 @@ serve({
   listen: (handler) => port.on('message', (m: HostMessage) => handler(m)),
   close: () => exit(1),
   lockdown: lockdownNodeWorker,
-}, NODE_LOADERS);
+}, loadNodeRuntime);

@@ -5,7 +5,8 @@
  */
 import { InfrastructureError, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
 import { capOutput, OUTPUT_LIMIT } from './output';
-import type { HostMessage, RuntimeSettings, WorkerMessage } from './protocol';
+import type { RuntimeSettings } from '../loader';
+import type { HostMessage, WorkerMessage } from './protocol';
 
 export interface WorkerHandle {
   post(message: HostMessage): void;

@@ -1,15 +1,6 @@
 /** Messages between the host (page or CLI) and a runtime worker. */
 import type { LanguageId, RunResult } from '../../src/contracts';
-
-export interface RuntimeSettings {
-  /** Pyodide's files on the app's own origin (unsandboxed browser workers: `npm run dev` only). */
-  pyodideIndexURL?: string;
-  /**
-   * The runtime's files (catalog.ts), handed in by the page: a sandboxed worker may not make a
-   * single request, so it gets everything it needs in its init message.
-   */
-  files?: Record<string, ArrayBuffer>;
-}
+import type { RuntimeSettings } from '../loader';
 
 export type HostMessage =
   | { type: 'init'; language: LanguageId; settings: RuntimeSettings }

@@ -1,32 +1,33 @@
 /**
  * The worker side: loads one language's runtime on `init` (lazily, so a page that never runs
  * Python never downloads Pyodide) and runs programs one at a time. The page has one worker
- * script per language (workers/*.ts), so a Python worker never parses the other runtimes.
+ * script per language (runtimes/<language>/worker.ts), so a Python worker never parses the other
+ * runtimes.
  */
 import type { LanguageId, LanguageRuntime } from '../../src/contracts';
+import type { RuntimeSettings } from '../loader';
+import { createQueue } from '../queue';
 import { CATALOG } from './catalog';
-import type { HostMessage, Port, RuntimeSettings } from './protocol';
+import type { HostMessage, Port } from './protocol';
 
-/** Loads one language's runtime inside a worker, from what the host hands in. */
-export type Loader = (settings: RuntimeSettings) => Promise<LanguageRuntime>;
+/** Loads the runtime of `language` inside this worker, or null: this worker has none for it. */
+export type Load = (language: LanguageId, settings: RuntimeSettings) => Promise<LanguageRuntime> | null;
 
-/** Serves `loaders` (one language in a page worker, every language in a Node worker) on `port`. */
-export function serve(port: Port, loaders: Partial<Record<LanguageId, Loader>>): void {
+/** Serves `load` (one language in a page worker, every language in a Node worker) on `port`. */
+export function serve(port: Port, load: Load): void {
   let runtime: LanguageRuntime | null = null;
-  let queue = Promise.resolve();
-  port.listen((message: HostMessage) => {
-    queue = queue.then(() => handle(message));
-  });
+  const queue = createQueue();
+  port.listen((message: HostMessage) => void queue(() => handle(message)));
 
   async function handle(message: HostMessage): Promise<void> {
     if (message.type === 'init') {
       if (runtime) return;
-      const load = loaders[message.language];
-      const what = CATALOG[message.language]?.what ?? message.language;
-      if (!load) return port.post({ type: 'failed', error: `no in-browser runtime for ${message.language}` });
-      port.post({ type: 'status', message: `loading ${what}…` });
+      const what = (Object.hasOwn(CATALOG, message.language) && CATALOG[message.language]?.what) || message.language;
       try {
-        runtime = await load(message.settings);
+        const loading = load(message.language, message.settings);
+        if (!loading) return port.post({ type: 'failed', error: `no in-browser runtime for ${message.language}` });
+        port.post({ type: 'status', message: `loading ${what}…` });
+        runtime = await loading;
         port.lockdown?.();
         port.post({ type: 'ready', description: runtime.description });
       } catch (e) {

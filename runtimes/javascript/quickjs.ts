@@ -9,6 +9,7 @@ import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type 
 import baseVariant from '@jitl/quickjs-ng-wasmfile-release-sync';
 import nodeEnvironment from './node-env.generated.js';
 import { NODE18_INTRINSICS, node18SyntaxError } from './node18';
+import { packageVersion } from '../package-versions';
 import { OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
 
@@ -22,7 +23,6 @@ export interface JavaScriptRuntimeOptions {
 
 const MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
 const STACK_LIMIT_BYTES = 2 * 1024 * 1024;
-const VERSION = '0.32.0';
 
 interface Streams {
   stdout: OutputCapture;
@@ -35,7 +35,7 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions 
   const variant = wasmModule ? newVariant(baseVariant, { wasmModule, wasmLocation: QUICKJS_WASM_FILE }) : baseVariant;
   let quickjs = await newQuickJSWASMModuleFromVariant(variant);
   return {
-    description: `QuickJS-ng (quickjs-emscripten ${VERSION})`,
+    description: `QuickJS-ng (quickjs-emscripten ${packageVersion('quickjs-emscripten-core')})`,
     async run(program, timeoutMs) {
       const started = performance.now();
       const deadline = started + timeoutMs;

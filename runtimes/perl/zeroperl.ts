@@ -24,6 +24,8 @@ import posix from './lib/POSIX.pm?raw';
 import storable from './lib/Storable.pm?raw';
 import testMore from './lib/Test/More.pm?raw';
 import testSimple from './lib/Test/Simple.pm?raw';
+import { packageVersion } from '../package-versions';
+import { createQueue } from '../queue';
 import { OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
 
@@ -34,8 +36,6 @@ export interface PerlRuntimeOptions {
   files: Record<string, ArrayBuffer>;
 }
 
-/** The package version the .wasm comes from (node_modules/@6over3/zeroperl-ts). */
-const ZEROPERL_VERSION = '1.0.10';
 const LIB_DIR = '/usr/share/benchtop/perl5';
 const PHASE_FILE = '/usr/share/benchtop/phase';
 
@@ -126,19 +126,15 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
 
   // One program at a time (each instance starts with 32 MB of memory): the worker host sends
   // runs one by one anyway; direct callers may not.
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue = createQueue();
   return {
-    description: `zeroperl ${ZEROPERL_VERSION} (Perl ${perlVersion})`,
-    run(program) {
-      const next = queue.then(async () => {
-        const started = performance.now();
-        const { exitCode, stdout, stderr } = await execute(['perl', '-MBenchtop::Phase', 'test.pl'], program);
-        const result = { exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut: false, durationMs: performance.now() - started };
-        return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
-      });
-      queue = next.catch(() => undefined);
-      return next;
-    },
+    description: `zeroperl ${packageVersion('@6over3/zeroperl-ts')} (Perl ${perlVersion})`,
+    run: (program) => queue(async () => {
+      const started = performance.now();
+      const { exitCode, stdout, stderr } = await execute(['perl', '-MBenchtop::Phase', 'test.pl'], program);
+      const result = { exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut: false, durationMs: performance.now() - started };
+      return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
+    }),
   };
 }
 

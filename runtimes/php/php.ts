@@ -16,6 +16,7 @@
  * php-wasm has and the sandbox lacks (mbstring, bcmath, gd, curl, …) are disabled, so calling them
  * fails as it does there ("Call to undefined function mb_strlen()").
  */
+import { packageVersion } from '../package-versions';
 import { OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
 import type { LanguageRuntime } from '../../src/contracts';
@@ -23,9 +24,6 @@ import phpIni from './php.ini?raw';
 
 /** The files the host hands in: name → bytes (runtimes/host/catalog.ts maps them to node_modules). */
 export const PHP_FILES = ['php.js', 'php.wasm'] as const;
-
-/** The version of @php-wasm/web-8-1 whose files the catalog names (checked by the test). */
-export const PHP_WASM_VERSION = '3.1.55';
 
 /**
  * Extensions compiled into php-wasm that Ubuntu's php8.1-cli (+ php-xml, php-intl, as installed
@@ -136,7 +134,7 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Lang
   const ini = `${phpIni}\ndisable_functions = ${[...PROCESS_FUNCTIONS, ...(disabled ? disabled.split(',') : [])].join(',')}\n`;
 
   return {
-    description: `php-wasm ${PHP_WASM_VERSION} (PHP ${version})`,
+    description: `php-wasm ${packageVersion('@php-wasm/web-8-1')} (PHP ${version})`,
     async run(program) {
       const stdout = new OutputCapture();
       const stderr = new OutputCapture();

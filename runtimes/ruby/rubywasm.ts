@@ -34,13 +34,12 @@ import {
 import harness from './harness.rb?raw';
 import ruby30 from './ruby30.rb?raw';
 import threads from './threads.rb?raw';
+import { packageVersion } from '../package-versions';
 import { OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
 
 /** The one file the runtime needs: `@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm`. */
 export const RUBY_WASM_FILE = 'ruby+stdlib.wasm';
-/** Version of the @ruby/3.4-wasm-wasi package that ships the file (checked by the tests). */
-export const RUBY_WASM_VERSION = '2.10.1';
 
 export interface RubyRuntimeOptions {
   files: Record<string, ArrayBuffer>;
@@ -219,7 +218,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<La
   }
 
   return {
-    description: `ruby.wasm ${RUBY_WASM_VERSION} (CRuby ${rubyVersion})`,
+    description: `ruby.wasm ${packageVersion('@ruby/3.4-wasm-wasi')} (CRuby ${rubyVersion})`,
     async run(program) {
       const started = performance.now();
       const stdout = new OutputCapture();

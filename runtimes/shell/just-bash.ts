@@ -15,11 +15,11 @@ import { Bash, defineCommand, getCommandNames } from 'just-bash';
 import { runBc } from './bc';
 import { mktempCommand, pasteCommand, sortCommand, stdinText, trapCommand, uniqCommand, xargsCommand, type TrapState } from './commands';
 import { ProgramRewriter } from './transform';
+import { packageVersion } from '../package-versions';
+import { createQueue } from '../queue';
 import { OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
 
-/** The version in node_modules (the package's own metadata is not bundled). */
-const JUST_BASH_VERSION = '3.4.2';
 const WORK_DIR = '/tmp/benchtop';
 /** A very large count: the limit is time, as for a real bash. */
 const UNLIMITED = 2 ** 52;
@@ -30,14 +30,10 @@ export interface ShellRuntimeOptions {
 }
 
 export async function createShellRuntime(_options: ShellRuntimeOptions = {}): Promise<LanguageRuntime> {
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue = createQueue();
   return {
-    description: `just-bash ${JUST_BASH_VERSION} (bash 5.1 in TypeScript) with benchtop's bc`,
-    run(program, timeoutMs) {
-      const next = queue.then(() => runProgram(program, timeoutMs));
-      queue = next.catch(() => undefined);
-      return next;
-    },
+    description: `just-bash ${packageVersion('just-bash')} (bash 5.1 in TypeScript) with benchtop's bc`,
+    run: (program, timeoutMs) => queue(() => runProgram(program, timeoutMs)),
   };
 }
 

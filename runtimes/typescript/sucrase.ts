@@ -5,9 +5,8 @@
  */
 import { transform } from 'sucrase';
 import { createJavaScriptRuntime, type JavaScriptRuntimeOptions } from '../javascript/quickjs';
+import { packageVersion } from '../package-versions';
 import type { LanguageRuntime } from '../../src/contracts';
-
-const SUCRASE_VERSION = '3.35.1';
 
 /** Strips types; ES module syntax becomes require() only when the program uses it (as tsx's CJS output). */
 export function transpileTypeScript(program: string): string {
@@ -22,7 +21,7 @@ export function transpileTypeScript(program: string): string {
 export async function createTypeScriptRuntime(options: JavaScriptRuntimeOptions = {}): Promise<LanguageRuntime> {
   const javascript = await createJavaScriptRuntime(options);
   return {
-    description: `sucrase ${SUCRASE_VERSION} + ${javascript.description}`,
+    description: `sucrase ${packageVersion('sucrase')} + ${javascript.description}`,
     async run(program, timeoutMs) {
       const started = performance.now();
       let code: string;

@@ -194,7 +194,7 @@ function assetSizes() {
     appJs,
     runtimes: [
       ...catalogued,
-      // One worker script per language (runtimes/host/workers/<language>.ts → assets/<language>-<hash>.js).
+      // One worker script per language (runtimes/<language>/worker.ts → assets/<language>-<hash>.js, vite.config.ts).
       ['the runtime worker scripts (adapters, QuickJS glue, sucrase, assert/util ports)', pick(new RegExp(`^(${Object.keys(CATALOG).join('|')})-[\\w-]+\\.js$`))],
     ] as Array<[string, number]>,
   };

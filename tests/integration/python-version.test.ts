@@ -5,15 +5,14 @@
  * output come from the real python3 3.11 of this machine, run as the official sandbox runs it.
  */
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeExecutor } from '../../runtimes/host/node';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runNative } from '../../runtimes/native/process';
 import type { RunResult } from '../../src/contracts';
 import { judgeRun } from '../../src/core/rules';
+import { useNodeExecutor } from '../support/runtimes';
 
 const TIMEOUT_MS = 20_000;
-const executor = createNodeExecutor({ poolSize: 1 });
-afterAll(() => executor.dispose());
+const executor = useNodeExecutor();
 
 /** Added in 3.12 or later: syntax, built-in modules' functions and attributes. */
 const NEWER: Record<string, string> = {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeModulesPath, readCatalogFiles } from '../../runtimes/host/node-files';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import { createPhpRuntime, PHP_WASM_VERSION } from '../../runtimes/php/php';
+import { createPhpRuntime } from '../../runtimes/php/php';
 import type { LanguageRuntime } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
 import { judgeRun, precheckProgram, spliceProgram } from '../../src/core/rules';
@@ -29,8 +29,7 @@ const verdict = async (program: string) => judgeRun('php', await run(program));
 describe('php (php-wasm, PHP 8.1 CLI)', () => {
   it('names itself with the php-wasm package version and PHP 8.1', () => {
     const pkg = JSON.parse(readFileSync(nodeModulesPath('@php-wasm/web-8-1/package.json'), 'utf8')) as { version: string };
-    expect(pkg.version).toBe(PHP_WASM_VERSION);
-    expect(runtime.description).toMatch(/^php-wasm \d+\.\d+\.\d+ \(PHP 8\.1\.\d+\)$/);
+    expect(runtime.description).toMatch(new RegExp(`^php-wasm ${pkg.version.replace(/\./g, '\\.')} \\(PHP 8\\.1\\.\\d+\\)$`));
   });
 
   it('runs a passing program: stdout exactly, exit 0, PASSED', async () => {

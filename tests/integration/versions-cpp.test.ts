@@ -13,9 +13,8 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCppRuntime, type CppRuntime } from '../../runtimes/cpp/clang';
-import { readCatalogFiles } from '../../runtimes/host/node-files';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CppRuntime } from '../../runtimes/cpp/clang';
 import { createRoutedExecutor } from '../../runtimes/remote/routing';
 import type { Executor, RunResult } from '../../src/contracts';
 import { evaluateProblem } from '../../src/core/engine';
@@ -24,12 +23,10 @@ import { judgeRun, spliceProgram } from '../../src/core/rules';
 import { extractCode } from '../../src/core/extract';
 import { parseAnswers } from '../../src/models/replay';
 import { toLP64 } from '../../runtimes/cpp/lp64';
+import { useRuntime } from '../support/runtimes';
 
 const TIMEOUT_MS = 30_000;
-let runtime: CppRuntime;
-beforeAll(async () => {
-  runtime = await createCppRuntime({ files: readCatalogFiles('cpp') });
-}, 600_000);
+const cpp = useRuntime<CppRuntime>('cpp', 600_000);
 
 const exec = promisify(execFile);
 const gxxDir = mkdtemp(join(tmpdir(), 'benchtop-versions-gxx-'));
@@ -112,7 +109,7 @@ int main() { cout << hashOf("a fairly long string to hash") << endl; assert(hash
 describe('C++: programs that need 64-bit long get g++\'s verdict on x86-64', () => {
   for (const [label, program] of Object.entries(WIDE_LONG)) {
     it(label, async () => {
-      const [ours, native] = [await runtime.run(program, TIMEOUT_MS), await gxx(program)];
+      const [ours, native] = [await cpp.run(program, TIMEOUT_MS), await gxx(program)];
       expect(ours.declined).toBeUndefined();
       if (ours.stdout !== native.stdout) console.log(`${label}: ours stderr:\n${ours.stderr.slice(0, 3000)}`);
       expect({ verdict: judgeRun('cpp', ours), stdout: ours.stdout }).toEqual({ verdict: judgeRun('cpp', native), stdout: native.stdout });
@@ -136,7 +133,7 @@ describe('C++: programs that need 64-bit long get g++\'s verdict on x86-64', () 
 describe('C++: programs whose verdict depends on the pointer width are declined, and reported unavailable', () => {
   for (const [label, program] of Object.entries(DECLINED)) {
     it(label, async () => {
-      const [ours, native] = [await runtime.run(program, TIMEOUT_MS), await gxx(program)];
+      const [ours, native] = [await cpp.run(program, TIMEOUT_MS), await gxx(program)];
       // Under g++ on x86-64 these pass; unrewritten on wasm32 they would not (or print other numbers).
       expect(judgeRun('cpp', native)).toBe('PASSED');
       expect(ours.declined).toMatch(/\w/);
@@ -149,7 +146,7 @@ describe('C++: programs whose verdict depends on the pointer width are declined,
     const problem = dataset.problems.find((p) => p.language === 'cpp')!;
     const local: Executor = {
       languages: () => ['cpp'],
-      run: async (request) => ({ ...(await runtime.run(request.program, request.timeoutMs)), runtime: runtime.description }),
+      run: async (request) => ({ ...(await cpp.run(request.program, request.timeoutMs)), runtime: cpp.runtime.description }),
       dispose: async () => {},
     };
     const answer = `\`\`\`cpp\n${problem.record.canonical_solution}\nstatic_assert(sizeof(void*) > 0, "");\n\`\`\``;

@@ -5,13 +5,12 @@
  * a post-18 built-in is "not a function" (exit 1), post-18 syntax is a SyntaxError (exit 1), and
  * what Node 18 has keeps working. Rules: exit 1 → RUNTIME_ERROR (SPEC §4).
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createNodeExecutor } from '../../runtimes/host/node';
+import { describe, expect, it } from 'vitest';
 import type { LanguageId } from '../../src/contracts';
 import { judgeRun } from '../../src/core/rules';
+import { useNodeExecutor } from '../support/runtimes';
 
-const executor = createNodeExecutor({ poolSize: 1 });
-afterAll(() => executor.dispose());
+const executor = useNodeExecutor();
 const run = (language: LanguageId, program: string) => executor.run({ language, program, timeoutMs: 20_000 });
 
 /** Built-ins newer than Node 18: each program fails there with "TypeError: … is not a function". */

@@ -8,17 +8,12 @@
  * (`php -r 'var_dump(PHP_INT_MAX + 1);'`: formatting unchanged since 7.1). Under `php test.php` a parse error and an uncaught Error both end
  * with exit status 255: RUNTIME_ERROR (SPEC §4).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { readCatalogFiles } from '../../runtimes/host/node-files';
-import { createPhpRuntime } from '../../runtimes/php/php';
-import type { LanguageRuntime } from '../../src/contracts';
+import { describe, expect, it } from 'vitest';
 import { judgeRun, precheckProgram } from '../../src/core/rules';
+import { useRuntime } from '../support/runtimes';
 
-let runtime: LanguageRuntime;
-beforeAll(async () => {
-  runtime = await createPhpRuntime({ files: readCatalogFiles('php') });
-}, 300_000);
-const run = (program: string) => runtime.run(program, 20_000);
+const php = useRuntime('php');
+const run = (program: string) => php.run(program, 20_000);
 
 /** Newer than 8.1: each fails under PHP 8.1. */
 const NEWER = {

@@ -6,19 +6,11 @@
  * SyntaxError before anything runs, and `it` (3.4) an undefined local variable or method. Every
  * one ends `ruby test.rb` with exit status 1: RUNTIME_ERROR (SPEC §4; Ruby has no error substrings).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createRubyRuntime, RUBY_WASM_FILE } from '../../runtimes/ruby/rubywasm';
-import type { LanguageRuntime } from '../../src/contracts';
+import { describe, expect, it } from 'vitest';
 import { judgeRun } from '../../src/core/rules';
+import { useRuntime } from '../support/runtimes';
 
-const require = createRequire(import.meta.url);
-let ruby: LanguageRuntime;
-beforeAll(async () => {
-  const bytes = readFileSync(require.resolve('@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm'));
-  ruby = await createRubyRuntime({ files: { [RUBY_WASM_FILE]: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer } });
-}, 300_000);
+const ruby = useRuntime('ruby');
 const run = (program: string) => ruby.run(program, 30_000);
 
 /** Methods and constants added after 3.0 (the NEWS version in the name): exit 1 under 3.0. */

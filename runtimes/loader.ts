@@ -1,0 +1,29 @@
+/**
+ * How one language's runtime is loaded: each runtimes/<language>/loader.ts exports one
+ * RuntimeLoader, used as is by the page's worker script (runtimes/<language>/worker.ts) and by
+ * Node's runtime thread (runtimes/host/node-loaders.ts).
+ */
+import type { LanguageId, LanguageRuntime } from '../src/contracts';
+
+/** What the host hands a runtime worker on `init`. */
+export interface RuntimeSettings {
+  /** Pyodide's files on the app's own origin (unsandboxed browser workers: `npm run dev` only). */
+  pyodideIndexURL?: string;
+  /**
+   * The runtime's files (catalog.ts), handed in by the page: a sandboxed worker may not make a
+   * single request, so it gets everything it needs in its init message.
+   */
+  files?: Record<string, ArrayBuffer>;
+  /**
+   * Set by Node's runtime thread, which shuts module loading once the runtime is ready
+   * (node-lockdown.ts): a runtime that imports modules lazily imports them all while loading.
+   */
+  preloadModules?: boolean;
+}
+
+export interface RuntimeLoader {
+  readonly language: LanguageId;
+  /** The npm packages whose installed versions the runtime's description names (checked by tests). */
+  readonly packages: readonly string[];
+  load(settings: RuntimeSettings): Promise<LanguageRuntime>;
+}

@@ -1,0 +1,5 @@
+// The page's TypeScript runtime worker (runtimes/host/browser.ts starts one per pool slot).
+import { serveBrowserWorker } from '../host/browser-worker';
+import { loader } from './loader';
+
+serveBrowserWorker(loader);
