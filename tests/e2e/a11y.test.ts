@@ -168,6 +168,17 @@ describe('accessibility and small screens', () => {
     await page.keyboard.press('Tab');
     expect(await focused()).toBe(`tr|problem-row|${ids[1]}`);
 
+    // The outcome filters are toggle buttons that say which one is on (WCAG 4.1.2), not only by colour.
+    expect(await page.getByTestId('outcome-filter-all').getAttribute('aria-pressed')).toBe('true');
+    const passed = page.getByTestId('outcome-filter-PASSED');
+    expect(await passed.getAttribute('aria-pressed')).toBe('false');
+    await passed.click();
+    expect(await passed.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('outcome-filter-all').getAttribute('aria-pressed')).toBe('false');
+    await passed.click();
+    expect(await page.getByTestId('outcome-filter-all').getAttribute('aria-pressed')).toBe('true');
+    await page.locator(`tr[data-testid="problem-row"][data-id="${ids[1]}"]`).focus();
+
     // Enter opens the problem view with focus inside; Esc closes it and focus is back on the row.
     await page.keyboard.press('Enter');
     await page.getByTestId('problem-detail').waitFor();
