@@ -183,6 +183,11 @@ describe('accessibility and small screens', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('problem-detail').waitFor();
     expect(await focused()).toBe('button|detail-close|');
+    // A modal dialog: Tab goes round inside it, never to the page behind.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !document.activeElement || document.activeElement === document.body || !!document.activeElement.closest('[data-testid="problem-detail"]'))).toBe(true);
+    }
     await page.keyboard.press('Escape');
     await page.getByTestId('problem-detail').waitFor({ state: 'detached' });
     expect(await focused()).toBe(`tr|problem-row|${ids[1]}`);
