@@ -49,19 +49,26 @@ function plotOf(name: ChartName, data: ChartData, width: number, height: number,
   };
   if (name === 'languages') {
     const rows = finite(data.languages.map((l) => ({ ...l, v: l.pass1 * 100, ...bounds(l, l.pass1 * 100) })));
+    // Narrow bars (a phone, many languages): shorter value labels, then none (the data table has
+    // them), and names turned upright, rather than text under 11 px or labels on top of each other.
+    const band = (width - 52 - 20) / Math.max(1, rows.length);
+    const label = (d: (typeof rows)[number]) => (band >= 90 ? `${pct(d.pass1)} (${d.passed}/${d.total})` : pct(d.pass1));
+    const turned = band < 60;
     const marks: Plot.Markish[] = [
       Plot.barY(rows, { x: 'label', y: 'v', fill: BAR }),
       Plot.ruleX(rows, { x: 'label', y1: 'lo', y2: 'hi', stroke: ERROR_BAR, strokeWidth: 1.5 }),
       Plot.tickY(rows, { x: 'label', y: 'lo', stroke: ERROR_BAR, inset: 14 }),
       Plot.tickY(rows, { x: 'label', y: 'hi', stroke: ERROR_BAR, inset: 14 }),
-      Plot.text(rows, { x: 'label', y: 'hi', text: (d: (typeof rows)[number]) => `${pct(d.pass1)} (${d.passed}/${d.total})`, dy: -8, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' }),
+      ...(band >= 48 ? [Plot.text(rows, { x: 'label', y: 'hi', text: label, dy: -8, fontSize: 11, stroke: 'white', strokeWidth: 3, fill: '#222' })] : []),
       Plot.ruleY([0]),
     ];
     if (!Number.isNaN(data.overall)) {
       marks.push(Plot.ruleY([data.overall * 100], { stroke: LINE, strokeWidth: 2, strokeDasharray: '6,4' }));
-      marks.push(Plot.text([data.overall * 100], { y: (d: number) => d, text: () => `overall ${pct(data.overall)}`, frameAnchor: 'right', dy: -8, fill: LINE, fontSize: 11, stroke: 'white', strokeWidth: 3 }));
+      // Named above the frame, at the right, clear of the bars and their labels.
+      marks.push(Plot.text([`– – overall ${pct(data.overall)}`], { frameAnchor: 'top-right', dy: -14, fill: LINE, fontSize: 11, fontWeight: 'bold' }));
     }
-    return Plot.plot({ ...common, x: { label: null, domain: rows.map((r) => r.label), padding: 0.3 }, marks }) as unknown as Element;
+    const x = { label: null, domain: rows.map((r) => r.label), padding: 0.3, ...(turned ? { tickRotate: -90 } : {}) };
+    return Plot.plot({ ...common, ...(turned ? { marginBottom: 96 } : {}), x, marks }) as unknown as Element;
   }
   if (name === 'difficulty') {
     const rows = finite(data.difficulty.map((d) => ({ ...d, v: d.pass1 * 100, ...bounds(d, d.pass1 * 100) })));
@@ -123,6 +130,8 @@ export function renderChart(name: ChartName, data: ChartData, options: RenderOpt
   svg.append(title, subtitle);
   plot.setAttribute('x', '0');
   plot.setAttribute('y', String(TITLE_HEIGHT));
+  // The outer <svg> carries the chart's name (role img); Plot's labelled groups inside are drawing only.
+  plot.setAttribute('aria-hidden', 'true');
   svg.append(plot);
   return svg;
 }

@@ -1,0 +1,272 @@
+/**
+ * Accessibility and small screens (issue #17, items 12, 11 and 3), in the built app in headless
+ * Chromium: axe-core finds no WCAG 2.1 A/AA violation on any view (with a self-check run and a
+ * recorded-answers run loaded, so tables, badges, charts, the problem view and the comparison are
+ * populated); the keyboard has one Tab stop per composite widget and focus returns to the row that
+ * opened the problem view; charts are drawn at their container's width with no text under 11 px;
+ * and at 390 px no view scrolls sideways. Needs `dist/` (`npm run build`); Debian's Chromium.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** WCAG 2.1 level A and AA (axe's tags; 2.0 rules are tagged wcag2a/wcag2aa). */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** QuickJS languages (no Pyodide or compiler download) and one that has no runtime here (UNSUPPORTED). */
+const RUN_LANGUAGES = ['javascript', 'typescript'];
+
+describe('accessibility and small screens', () => {
+  let server: PreviewServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
+    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
+    const { port } = server.httpServer.address() as AddressInfo;
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    // Axe needs a page made from a context (it opens a blank page in the same context to finish).
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.getByTestId('run-button').waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Axe's WCAG 2.1 A/AA violations on the page as it is now: per rule, how many elements, the first and why. */
+  async function violations(): Promise<string[]> {
+    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    return violations.map((v) => {
+      const first = v.nodes[0]!;
+      return `${v.id} (${v.impact}) on ${v.nodes.length} element(s), e.g. ${first.target.join(' ')} — ${first.failureSummary?.split('\n')[1]?.trim() ?? v.help}`;
+    });
+  }
+  /** Every view checked, with what axe found there: all must be empty. */
+  const found: Record<string, string[]> = {};
+  const scan = async (view: string) => void (found[view] = await violations());
+
+  const tickOnly = async (languages: string[]) => {
+    for (const box of await page.locator('[data-testid^="filter-language-"]').all()) {
+      const id = (await box.getAttribute('data-testid'))!.replace('filter-language-', '');
+      if ((await box.isChecked()) !== languages.includes(id)) await box.click();
+    }
+  };
+  /** Clicks Run and waits for that evaluation (a new session) to end. */
+  const runAndWait = async () => {
+    const session = () => page.evaluate(() => Number(document.querySelector('main')?.getAttribute('data-session') ?? 0));
+    const before = await session();
+    await page.getByTestId('run-button').click();
+    await page.waitForFunction((b) => {
+      const p = document.querySelector('[data-testid="progress"]');
+      return !!p && Number(p.getAttribute('data-session')) > b && p.getAttribute('data-state') === 'done';
+    }, before, { timeout: 240_000, polling: 200 });
+  };
+  const focused = () => page.evaluate(() => {
+    const e = document.activeElement as HTMLElement | null;
+    return e ? `${e.tagName.toLowerCase()}|${e.getAttribute('data-testid') ?? ''}|${e.getAttribute('data-id') ?? ''}` : '';
+  });
+
+  it('finds no WCAG 2.1 A/AA violation on any view', { timeout: 600_000 }, async () => {
+    await scan('evaluate, before a run');
+
+    // A self-check of the QuickJS languages, two samples each (so the pass@k chart is drawn).
+    await page.getByTestId('model-select').selectOption('canonical');
+    await tickOnly(RUN_LANGUAGES);
+    await page.getByTestId('samples').fill('2');
+    await runAndWait();
+    await page.getByTestId('charts').locator('[data-testid="chart"][data-chart="passk"] svg.drawn').waitFor();
+    for (const details of await page.getByTestId('charts').locator('details').all()) await details.locator('summary').click();
+    await scan('evaluate, with a self-check run');
+
+    await page.getByTestId('problem-row').first().click();
+    await page.getByTestId('problem-detail').waitFor();
+    await scan('problem view');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('problem-detail').waitFor({ state: 'detached' });
+
+    // Recorded answers (some fail) with a language that cannot run here: every outcome badge colour.
+    await page.getByTestId('samples').fill('1');
+    await page.getByTestId('model-select').selectOption('demo-answers');
+    await tickOnly([...RUN_LANGUAGES, 'java']);
+    await runAndWait();
+    await scan('evaluate, with failures and UNSUPPORTED');
+    await page.locator('[data-testid="problem-row"]:not([data-outcome="PASSED"])').first().click();
+    await page.getByTestId('problem-detail').waitFor();
+    await scan('problem view of a failure');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('model-select').selectOption('provider');
+    await page.getByTestId('provider-settings').waitFor();
+    await page.getByTestId('provider-prompt').locator('summary').click();
+    await page.getByTestId('runner-settings').locator('summary').click();
+    await scan('provider and remote runner settings');
+    await page.getByTestId('model-select').selectOption('canonical');
+
+    await page.getByTestId('view-runs').click();
+    await page.getByTestId('run-list').waitFor();
+    await scan('runs');
+    for (const box of (await page.getByTestId('run-pick').all()).slice(0, 2)) await box.check();
+    await page.getByTestId('compare-runs').click();
+    await page.getByTestId('run-compare').waitFor();
+    await scan('runs, two compared');
+
+    await page.getByTestId('view-leaderboard').click();
+    await page.getByTestId('board-table').waitFor();
+    await scan('leaderboard');
+    await page.getByTestId('view-evaluate').click();
+
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((view) => [view, []])));
+    expect(Object.keys(found)).toHaveLength(9);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('has one Tab stop per composite widget, arrow keys inside, and focus back on the opener', async () => {
+    // The view tabs: one Tab stop; arrows move the selection and the focus.
+    await page.getByTestId('view-evaluate').focus();
+    expect(await page.getByTestId('view-evaluate').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('button|view-runs|');
+    expect(await page.getByTestId('view-runs').getAttribute('aria-selected')).toBe('true');
+    await page.getByTestId('run-list').waitFor();
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).not.toMatch(/\|view-/);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('button|view-runs|');
+    await page.keyboard.press('Tab');
+    expect(await focused()).not.toMatch(/\|view-/);
+    await page.getByTestId('view-runs').focus();
+    await page.keyboard.press('ArrowLeft');
+    expect(await focused()).toBe('button|view-evaluate|');
+    await page.getByTestId('problem-table').waitFor();
+
+    // The problem table: one Tab stop; arrows move between rows; each row has a name.
+    const rows = page.getByTestId('problem-row');
+    const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')!));
+    expect(ids.length).toBeGreaterThan(3);
+    for (const row of (await rows.all()).slice(0, 3)) expect(await row.getAttribute('aria-label')).toMatch(/^#\d+ \S+, \S+, (easy|medium|hard), [A-Z_ ]+/);
+    expect(await rows.evaluateAll((trs) => trs.filter((tr) => tr.tabIndex === 0).length)).toBe(1);
+    await rows.first().focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe(`tr|problem-row|${ids[2]}`);
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe(`tr|problem-row|${ids[1]}`);
+    // Shift+Tab leaves the table (to the filter before it), Tab comes back to the same row.
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).not.toMatch(/\|problem-row\|/);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe(`tr|problem-row|${ids[1]}`);
+
+    // The outcome filters are toggle buttons that say which one is on (WCAG 4.1.2), not only by colour.
+    expect(await page.getByTestId('outcome-filter-all').getAttribute('aria-pressed')).toBe('true');
+    const passed = page.getByTestId('outcome-filter-PASSED');
+    expect(await passed.getAttribute('aria-pressed')).toBe('false');
+    await passed.click();
+    expect(await passed.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('outcome-filter-all').getAttribute('aria-pressed')).toBe('false');
+    await passed.click();
+    expect(await page.getByTestId('outcome-filter-all').getAttribute('aria-pressed')).toBe('true');
+    await page.locator(`tr[data-testid="problem-row"][data-id="${ids[1]}"]`).focus();
+
+    // Enter opens the problem view with focus inside; Esc closes it and focus is back on the row.
+    await page.keyboard.press('Enter');
+    await page.getByTestId('problem-detail').waitFor();
+    expect(await focused()).toBe('button|detail-close|');
+    // A modal dialog: Tab goes round inside it, never to the page behind.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !document.activeElement || document.activeElement === document.body || !!document.activeElement.closest('[data-testid="problem-detail"]'))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await page.getByTestId('problem-detail').waitFor({ state: 'detached' });
+    expect(await focused()).toBe(`tr|problem-row|${ids[1]}`);
+    // Stepping to the next problem inside the view returns focus to that problem's row.
+    await page.keyboard.press('Enter');
+    await page.getByTestId('problem-detail').waitFor();
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.getByTestId('detail-close').click();
+    await page.getByTestId('problem-detail').waitFor({ state: 'detached' });
+    expect(await focused()).toBe(`tr|problem-row|${ids[2]}`);
+    expect(pageErrors).toEqual([]);
+  });
+
+  for (const width of [390, 1280]) {
+    it(`draws each chart at its container's width with no text under 11 px, at ${width} px`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      const charts = page.getByTestId('chart');
+      // Redrawn for the new width: wait until each SVG's width matches its box.
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="chart"] .plot')].every((host) => {
+        const svg = host.querySelector('svg');
+        return !!svg && Math.abs(svg.getBoundingClientRect().width - host.clientWidth) <= 2;
+      }), undefined, { timeout: 10_000, polling: 100 }).catch(() => undefined);
+      const measured = await charts.evaluateAll((figures) => figures.map((figure) => {
+        const host = figure.querySelector<HTMLElement>('.plot')!;
+        const svg = host.querySelector('svg')!;
+        const box = svg.getBoundingClientRect();
+        // Font sizes are in the SVG's user units: scale them by how much the SVG is shrunk or grown.
+        const scale = box.width / (svg.viewBox.baseVal?.width || box.width);
+        const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent!.trim());
+        const sizes = texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+        return { chart: figure.getAttribute('data-chart'), svg: Math.round(box.width), container: host.clientWidth, texts: texts.length, smallest: Math.min(...sizes) };
+      }));
+      console.log(`charts at ${width} px: ${JSON.stringify(measured)}`);
+      // The run loaded last (recorded answers, one sample) has these two.
+      expect(measured.map((m) => m.chart)).toEqual(['languages', 'difficulty']);
+      for (const m of measured) {
+        expect(Math.abs(m.svg - m.container), `${m.chart}: svg ${m.svg} px in a ${m.container} px box`).toBeLessThanOrEqual(2);
+        expect(m.texts).toBeGreaterThan(5);
+        expect(m.smallest, `${m.chart}: smallest text`).toBeGreaterThanOrEqual(11);
+      }
+      // Phone or desktop, the chart fills its card: at 1280 px it is wider than the old fixed 560 px.
+      if (width === 1280) expect(Math.max(...measured.map((m) => m.svg))).toBeGreaterThan(560);
+      expect(pageErrors).toEqual([]);
+    });
+  }
+
+  it('does not scroll sideways at 390 px on any view', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = async () => page.evaluate(() => {
+      const scroller = document.scrollingElement!;
+      // The widest elements that stick out, to say what to fix.
+      const culprits = [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('.table-scroll, .plot'))
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}[${e.getAttribute('data-testid') ?? ''}]`);
+      return { scrollWidth: scroller.scrollWidth, innerWidth, culprits };
+    });
+    const seen: Record<string, { scrollWidth: number; innerWidth: number; culprits: string[] }> = {};
+    expect(await page.evaluate(() => innerWidth)).toBe(390);
+    await page.getByTestId('view-evaluate').click();
+    await page.getByTestId('problem-table').waitFor();
+    seen.evaluate = await overflow();
+    await page.getByTestId('model-select').selectOption('provider');
+    await page.getByTestId('provider-settings').waitFor();
+    seen['provider and runner settings'] = await overflow();
+    await page.getByTestId('model-select').selectOption('canonical');
+    await page.getByTestId('problem-row').first().click();
+    await page.getByTestId('problem-detail').waitFor();
+    seen['problem view'] = await overflow();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('view-runs').click();
+    await page.getByTestId('run-compare').waitFor();
+    seen['runs, two compared'] = await overflow();
+    await page.getByTestId('view-leaderboard').click();
+    await page.getByTestId('leaderboard').waitFor();
+    seen.leaderboard = await overflow();
+    await page.getByTestId('view-evaluate').click();
+    expect(Object.keys(seen)).toHaveLength(5);
+    for (const [view, o] of Object.entries(seen)) expect(o.scrollWidth, `${view}: ${o.culprits.join(', ')}`).toBeLessThanOrEqual(o.innerWidth);
+    expect(pageErrors).toEqual([]);
+  });
+});
