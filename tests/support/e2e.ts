@@ -8,7 +8,11 @@ import { afterAll, inject } from 'vitest';
 import { launchChromium, openApp, type OpenOptions } from '../../src/bench/app-page';
 
 /** `http://127.0.0.1:<port>` of the shared preview server. */
-export const appOrigin = (): string => inject('appOrigin');
+export function appOrigin(): string {
+  const origin = inject('appOrigin');
+  if (!origin) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
+  return origin;
+}
 
 /**
  * The file's browser: `browser()` launches it on first use; `openApp(options)` opens the app in a
