@@ -135,8 +135,11 @@ function workerFileName(chunk: { facadeModuleId: string | null }): string {
   return `assets/${language ?? '[name]'}-[hash].js`;
 }
 
-export default defineConfig({
-  define: { RUNTIME_FILE_HASHES: JSON.stringify(runtimeFileHashes()) },
+export default defineConfig(({ isPreview }) => ({
+  // Only code compiled for the browser (build, dev server) reads the hashes: `vite preview` serves
+  // the build as it is and Vitest runs no browser code, so neither spends seconds hashing the
+  // runtime files (a preview server starts for the e2e tests and for `npm run bench`).
+  define: isPreview || process.env.VITEST ? {} : { RUNTIME_FILE_HASHES: JSON.stringify(runtimeFileHashes()) },
   plugins: [pyodideFromOwnOrigin(), runtimeFiles(), runtimeSandboxPage(), svelte()],
   // Classic workers: the runtime worker runs from a blob: URL inside the sandbox frame, with no
   // chunk to import from the network, so it is one self-contained script.
@@ -153,12 +156,17 @@ export default defineConfig({
     rolldownOptions: { input: { main: 'index.html', bench: 'bench.html' } },
   },
   test: {
-    include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/global-setup.ts'],
     reporters: ['default', './tests/summary-reporter.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // Two cores: test files that start runtimes or a browser would only fight each other.
     fileParallelism: false,
+    projects: [
+      { extends: true, test: { name: 'node', include: ['tests/{unit,integration,security}/**/*.test.ts'] } },
+      // The built app in Chromium: one preview server for all its files (tests/support/app-server.ts),
+      // started only when an e2e file is in the run.
+      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], globalSetup: ['tests/support/app-server.ts'] } },
+    ],
   },
-});
+}));

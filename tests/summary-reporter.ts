@@ -15,8 +15,9 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') failed++;
         else skipped++;
       }
-      // A file that could not even load has no tests to count: count it as a failure.
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
+      // A file that failed with no failing test (it could not load, or a beforeAll hook threw and
+      // its tests were skipped) counts as one failure.
+      if (module.state() === 'failed' && ![...module.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
     }
     failed += unhandledErrors.length;
     console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -4,14 +4,13 @@
  * on this machine. Writes docs/bench.md (+ docs/bench.svg, docs/bench.png); the last line printed
  * is the geometric-mean speedup. This is a benchmark, not a test: nothing here asserts.
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../bench/chromium.mjs';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, totalmem } from 'node:os';
-import { chromium, type Page } from 'playwright-core';
-import { preview } from 'vite';
+import type { Page } from 'playwright-core';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { NATIVE_COMMANDS, nativeBinary, runNative } from '../../runtimes/native/process';
+import { chooseSource, launchChromium, openApp, selectLanguages, startAppServer, visitApp } from '../bench/app-page';
 import type { BenchApi, BenchProgram, ChartRow } from '../bench/page';
 import { evaluateAll } from '../core/engine';
 import { LANGUAGE_NAMES, normalizeLanguage, type LanguageId, type Problem } from '../contracts';
@@ -127,12 +126,10 @@ async function nativeFigures(items: BenchProgram[]) {
 
 /** The app itself: from pressing Run (canonical, Python only) to the first finished problem. */
 async function appFirstPythonResult(page: Page, origin: string): Promise<number> {
-  await page.goto(`${origin}/`);
-  await page.getByTestId('model-select').selectOption('canonical');
-  for (const box of await page.locator('input[type=checkbox]').all()) {
-    const label = (await box.evaluate((el) => el.closest('label')?.textContent ?? '')).trim();
-    if (/^(JavaScript|TypeScript)/.test(label) && (await box.isChecked())) await box.uncheck();
-  }
+  await visitApp(page, origin);
+  await chooseSource(page, { value: 'canonical' });
+  // Python alone: the page ticks every language it can run, and a faster one would finish first.
+  await selectLanguages(page, ['python']);
   const t = Date.now();
   await page.getByTestId('run-button').click();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=progress]')?.getAttribute('data-done') ?? 0) >= 1, null, { timeout: 60_000 });
@@ -205,16 +202,14 @@ async function main(): Promise<void> {
   const programs = benchPrograms(problems);
   const figures: LanguageFigures[] = [];
 
-  const server = await preview({ root: process.cwd(), logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-  const address = server.httpServer.address();
-  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const server = await startAppServer(process.cwd());
+  const { origin } = server;
+  const browser = await launchChromium();
   let appFirstResult = NaN;
   let chartSvg = '';
   let chromiumHeap = NaN;
   try {
-    const page = await browser.newPage({ viewport: { width: 1080, height: 420 } });
-    await page.goto(`${origin}/bench.html`);
+    const { page } = await openApp(browser, origin, { viewport: { width: 1080, height: 420 }, path: '/bench.html' });
     const bench = () => page.evaluateHandle(() => (window as unknown as { benchtopBench: BenchApi }).benchtopBench);
     for (const language of BENCH_LANGUAGES) {
       const items = programs.get(language);
@@ -247,7 +242,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    server.httpServer.close();
+    await server.close();
   }
 
   log(`soak: ${SOAK_PROBLEMS} problems (${SOAK_LANGUAGES.join(', ')}) under Node…`);

@@ -7,41 +7,23 @@
  * and at 390 px no view scrolls sideways. Needs `dist/` (`npm run build`); Debian's Chromium.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useChromium } from '../support/e2e';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 /** WCAG 2.1 level A and AA (axe's tags; 2.0 rules are tagged wcag2a/wcag2aa). */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** QuickJS languages (no Pyodide or compiler download) and one that has no runtime here (UNSUPPORTED). */
 const RUN_LANGUAGES = ['javascript', 'typescript'];
 
 describe('accessibility and small screens', () => {
-  let server: PreviewServer;
-  let browser: Browser;
+  const chromium = useChromium();
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
-    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    const { port } = server.httpServer.address() as AddressInfo;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    // Axe needs a page made from a context (it opens a blank page in the same context to finish).
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`http://127.0.0.1:${port}/`);
-    await page.getByTestId('run-button').waitFor();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    // Axe needs a page made from a context (it opens a blank page in the same context to finish): openApp makes one.
+    ({ page } = await chromium.openApp({ viewport: { width: 1280, height: 900 }, pageErrors }));
   });
 
   /** Axe's WCAG 2.1 A/AA violations on the page as it is now: per rule, how many elements, the first and why. */

@@ -7,19 +7,17 @@
  * tests/global-setup.ts). Uses Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH); no
  * browser is ever downloaded.
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { trustedInPage } from '../../runtimes/host/catalog';
 import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
 import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
+import { appOrigin, useChromium } from '../support/e2e';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /**
@@ -28,6 +26,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
  */
 const TIME_LIMIT_SECONDS = 15;
 const run = promisify(execFile);
+const origin = appOrigin();
 
 /** What the page should show for the embedded demo set. */
 const demo = parseDataset(readFileSync(new URL('../../bench-data/demo.jsonl', import.meta.url), 'utf8'));
@@ -58,35 +57,12 @@ async function cliPass1(): Promise<string> {
 }
 
 describe('benchtop in Chromium', () => {
-  let server: PreviewServer;
-  let browser: Browser;
+  const chromium = useChromium();
   let page: Page;
-  let origin: string;
   const requests: string[] = [];
   const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
-    if (!existsSync(`${root}dist-node/cli.mjs`)) throw new Error('dist-node/cli.mjs is missing: run `node scripts/build-node.mjs`');
-    server = await preview({
-      root,
-      logLevel: 'warn',
-      preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
-    });
-    const { port } = server.httpServer.address() as AddressInfo;
-    origin = `http://127.0.0.1:${port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${origin}/`);
-    await page.getByTestId('run-button').waitFor();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  beforeAll(async () => ({ page } = await chromium.openApp({ viewport: { width: 1440, height: 900 }, requests, pageErrors })));
 
   it('opens with the embedded demo set loaded', async () => {
     expect(await page.getByTestId('dataset-name').textContent()).toBe('demo.jsonl');

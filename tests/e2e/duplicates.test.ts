@@ -4,15 +4,13 @@
  * run stored by the earlier page (copies under one id) opens, says its figures were wrong, and
  * continues. Needs `dist/` (`npm run build`); Debian's Chromium, no download.
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
-import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
 import { parseDataset } from '../../src/core/records';
+import { useChromium } from '../support/e2e';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const base = parseDataset(readFileSync(`${root}bench-data/demo.jsonl`, 'utf8')).problems.find((p) => p.language === 'javascript')!;
@@ -24,26 +22,10 @@ const X = problemId('javascript', base.record.question);
 const jsonl = (records: object[]) => Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''));
 
 describe('repeated questions in Chromium', () => {
-  let server: PreviewServer;
-  let browser: Browser;
+  const chromium = useChromium();
   let page: Page;
   const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
-    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    const { port } = server.httpServer.address() as AddressInfo;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`http://127.0.0.1:${port}/`);
-    await page.getByTestId('run-button').waitFor();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  beforeAll(async () => ({ page } = await chromium.openApp({ viewport: { width: 1440, height: 900 }, pageErrors })));
 
   /**
    * Clicks `button`, waits until the stored run `which` (the newest run by default) is done and

@@ -14,16 +14,16 @@
  *
  * Needs dist/ (`npm run build`). Uses Debian's Chromium (/usr/bin/chromium or CHROMIUM_PATH).
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApp } from '../../src/bench/app-page';
+import { appOrigin, useChromium } from '../support/e2e';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -111,8 +111,8 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 const builtHash = (path: string) => createHash('sha256').update(readFileSync(`${root}dist${decodeURIComponent(path)}`)).digest('hex');
 
 describe('the runtime sandbox frame serves the app alone and survives its renderer', () => {
-  let server: PreviewServer;
-  let origin: string;
+  const chromium = useChromium();
+  const origin = appOrigin();
   /** dist/sandbox.html with no header at all, as a static host serves it. */
   let bare: Server;
   let bareOrigin: string;
@@ -126,9 +126,6 @@ describe('the runtime sandbox frame serves the app alone and survives its render
   };
 
   beforeAll(async () => {
-    if (!existsSync(`${root}dist/sandbox.html`)) throw new Error('dist/ is missing or old: build the app first (`npm run build`)');
-    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
     bare = createServer((req, res) => {
       const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/$/, '/index.html');
       const file = join(root, 'dist', path);
@@ -141,12 +138,10 @@ describe('the runtime sandbox frame serves the app alone and survives its render
     bareOrigin = await listen(bare);
     attacker = createServer((_req, res) => res.setHeader('content-type', 'text/html').end(attackerHtml([`${origin}/sandbox.html`, `${bareOrigin}/sandbox.html`])));
     attackerOrigin = await listen(attacker);
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await chromium.browser();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     for (const s of [bare, attacker]) await new Promise<void>((resolve) => (s ? s.close(() => resolve()) : resolve()));
   });
 
@@ -205,10 +200,7 @@ describe('the runtime sandbox frame serves the app alone and survives its render
   const outcomesScript = `JSON.stringify(Object.fromEntries([...document.querySelectorAll('[data-testid="problem-row"]')].map((r) => [r.getAttribute('data-id'), r.getAttribute('data-outcome')])))`;
 
   it('detects a rewritten Cache Storage entry of Pyodide, drops it and downloads the file again', { timeout: 240_000 }, async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${origin}/`);
-    await page.getByTestId('run-button').waitFor();
+    const { page, context } = await chromium.openApp();
     const set = [record('right', 'python', PY_RIGHT), record('wrong', 'python', PY_WRONG)].join('\n');
     await runSet(page, set, { timeLimit: 20 });
     await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 120_000 });
@@ -255,10 +247,7 @@ describe('the runtime sandbox frame serves the app alone and survives its render
   });
 
   it("refuses a runtime file from the network that is not the build's, naming it, and does not cache it", { timeout: 180_000 }, async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${bareOrigin}/`);
-    await page.getByTestId('run-button').waitFor();
+    const { page, context } = await openApp(browser, bareOrigin);
     await runSet(page, record('right', 'python', PY_RIGHT), { timeLimit: 20 });
     await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 120_000 });
     expect(JSON.parse(await page.evaluate(outcomesScript))).toEqual({ right: 'INFRA_ERROR' });
@@ -274,10 +263,7 @@ describe('the runtime sandbox frame serves the app alone and survives its render
   });
 
   it('turns a killed frame renderer into RUNTIME_ERROR for the running problem; the next problems get their verdicts in a new frame', { timeout: 300_000 }, async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${origin}/`);
-    await page.getByTestId('run-button').waitFor();
+    const { page, context } = await chromium.openApp();
     // Playwright takes any crashed frame for a crashed page; after the kill, the page is read over its own CDP session.
     const cdp = await context.newCDPSession(page);
     const read = async (expression: string) => (await cdp.send('Runtime.evaluate', { expression, returnByValue: true })).result.value as string;

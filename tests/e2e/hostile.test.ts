@@ -14,20 +14,17 @@
  *
  * Needs dist/ (`npm run build`). Uses Debian's Chromium (/usr/bin/chromium or CHROMIUM_PATH).
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTACKS, hostileJsonl } from '../support/hostile/attacks';
+import { appOrigin, useChromium } from '../support/e2e';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const TIME_LIMIT_SECONDS = 4;
 /** The limit the issue sets for a UI interaction during a runaway. */
 const RESPONSIVE_MS = 200;
@@ -44,13 +41,12 @@ interface RequestRecord {
 }
 
 describe('hostile code and bad input in Chromium', () => {
-  let server: PreviewServer;
+  const chromium = useChromium();
   let listener: Server;
   let connections = 0;
   let listenerUrl: string;
-  let browser: Browser;
   let page: Page;
-  let origin: string;
+  const origin = appOrigin();
   const requests = new Map<object, RequestRecord>();
   const pageErrors: string[] = [];
   const interactionMs: number[] = [];
@@ -58,22 +54,20 @@ describe('hostile code and bad input in Chromium', () => {
   let workdir: string;
 
   beforeAll(async () => {
-    if (!existsSync(`${root}dist/sandbox.html`)) throw new Error('dist/ is missing or old: build the app first (`npm run build`)');
     workdir = mkdtempSync(join(tmpdir(), 'benchtop-hostile-'));
     listener = createServer((socket) => socket.destroy());
     listener.on('connection', () => connections++);
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     listenerUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/benchtop-listener`;
-    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('request', (r) => requests.set(r, { url: r.url(), outcome: 'pending' }));
-    page.on('requestfinished', (r) => requests.set(r, { url: r.url(), outcome: 'finished' }));
-    page.on('requestfailed', (r) => requests.set(r, { url: r.url(), outcome: 'failed', error: r.failure()?.errorText }));
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${origin}/`);
-    await page.getByTestId('run-button').waitFor();
+    ({ page } = await chromium.openApp({
+      viewport: { width: 1440, height: 900 },
+      pageErrors,
+      before: (page) => {
+        page.on('request', (r) => requests.set(r, { url: r.url(), outcome: 'pending' }));
+        page.on('requestfinished', (r) => requests.set(r, { url: r.url(), outcome: 'finished' }));
+        page.on('requestfailed', (r) => requests.set(r, { url: r.url(), outcome: 'failed', error: r.failure()?.errorText }));
+      },
+    }));
     // Secrets where the app keeps its own data: no test program may ever see them.
     await page.evaluate(async (canary) => {
       localStorage.setItem('benchtop-canary', canary);
@@ -104,8 +98,6 @@ describe('hostile code and bad input in Chromium', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
     if (workdir) rmSync(workdir, { recursive: true, force: true });
   });

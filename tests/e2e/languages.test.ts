@@ -4,32 +4,25 @@
  * and must pass it. The runtime's download is reported in MB while it loads, and a second visit
  * takes every runtime file from the browser's cache instead of downloading it again.
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../runtimes/host/catalog';
 import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
+import { visitApp } from '../../src/bench/app-page';
 import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
+import { appOrigin, useChromium } from '../support/e2e';
 
 describe('every in-page language in Chromium', () => {
-  let server: PreviewServer;
-  let browser: Browser;
+  const chromium = useChromium();
   let page: Page;
-  let origin: string;
+  const origin = appOrigin();
   const requests: string[] = [];
 
   /** Every text the runtime status line showed (a MutationObserver in the page keeps them). */
   const statusLog = async (): Promise<string[]> => page.evaluate(() => (window as unknown as { statusLog: string[] }).statusLog);
 
-  async function open(): Promise<void> {
-    await page.goto(`${origin}/`);
-    await page.getByTestId('run-button').waitFor();
+  /** Starts keeping the status line's texts, from this visit on. */
+  async function logStatus(): Promise<void> {
     await page.evaluate(() => {
       const log: string[] = [];
       (window as unknown as { statusLog: string[] }).statusLog = log;
@@ -55,18 +48,8 @@ describe('every in-page language in Chromium', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
-    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    page = await browser.newPage();
-    page.on('request', (request) => requests.push(request.url()));
-    await open();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    ({ page } = await chromium.openApp({ requests }));
+    await logStatus();
   });
 
   for (const language of WORKER_LANGUAGES) {
@@ -95,7 +78,8 @@ describe('every in-page language in Chromium', () => {
 
   it('a second visit downloads no runtime file again', { timeout: 300_000 }, async () => {
     requests.length = 0;
-    await open();
+    await visitApp(page, origin);
+    await logStatus();
     const language = WORKER_LANGUAGES[0]!;
     expect(await runOne(language)).toBe('Pass@1: 100.0% (1/1)');
     expect(requests.filter((url) => url.includes('/runtimes/'))).toEqual([]);

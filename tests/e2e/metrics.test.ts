@@ -11,17 +11,16 @@
  * Needs `dist/` (`npm run build`) and `dist-node/cli.mjs` (built by tests/global-setup.ts). Uses
  * Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH); no browser is ever downloaded.
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runAndWait, selectLanguages } from '../../src/bench/app-page';
 import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
+import { appOrigin, useChromium } from '../support/e2e';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -79,61 +78,24 @@ async function cli(args: string[]): Promise<string[]> {
 const isMetricLine = (line: string) => /^pass@\d+: /.test(line) || /^Pass@1 after turn \d+: /.test(line);
 
 describe('pass@k, refinement, charts and the leaderboard in Chromium', () => {
-  let server: PreviewServer;
-  let browser: Browser;
+  const chromium = useChromium();
   let page: Page;
-  let origin: string;
+  const origin = appOrigin();
   const pageErrors: string[] = [];
   const requests: string[] = [];
   let cliLines: string[] = [];
   /** Per-language Pass@1 (first attempts) as the CLI's table printed it. */
   const cliPerLanguage = new Map<string, string>();
 
-  /** Does `action` (which starts an evaluation) and waits until it has ended. */
-  async function evaluate(action: () => Promise<unknown>): Promise<void> {
-    const session = () => page.evaluate(() => Number(document.querySelector('main')?.getAttribute('data-session') ?? 0));
-    const before = await session();
-    await action();
-    await page.waitForFunction(
-      (b) => {
-        const p = document.querySelector('[data-testid="progress"]');
-        return !!p && Number(p.getAttribute('data-session')) > b && p.getAttribute('data-state') === 'done';
-      },
-      before,
-      { timeout: 540_000, polling: 200 },
-    );
-  }
-
-  async function selectLanguages(wanted: readonly string[]): Promise<void> {
-    for (const box of await page.locator('[data-testid^="filter-language-"]').all()) {
-      const language = (await box.getAttribute('data-testid'))!.slice('filter-language-'.length);
-      if ((await box.isChecked()) !== wanted.includes(language)) await box.click();
-    }
-  }
+  /** Does `start` (which starts an evaluation) and waits until it has ended. */
+  const evaluate = (start: () => Promise<unknown>) => runAndWait(page, { start, timeout: 540_000 });
 
   async function download(locator: ReturnType<Page['locator']>): Promise<{ name: string; bytes: Buffer }> {
     const [file] = await Promise.all([page.waitForEvent('download'), locator.click()]);
     return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) };
   }
 
-  beforeAll(async () => {
-    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
-    if (!existsSync(`${root}dist-node/cli.mjs`)) throw new Error('dist-node/cli.mjs is missing: run `node scripts/build-node.mjs`');
-    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('request', (request) => requests.push(request.url()));
-    await page.goto(`${origin}/`);
-    await page.getByTestId('run-button').waitFor();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  beforeAll(async () => ({ page } = await chromium.openApp({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true, pageErrors, requests })));
 
   it('the CLI prints pass@k and Pass@1 after each turn equal to the figures computed by hand', { timeout: 600_000 }, async () => {
     const out = await cli(['--model', 'replay:bench-data/demo-answers-multi.jsonl', '--samples', String(SAMPLES), '--turns', String(TURNS)]);
@@ -157,7 +119,7 @@ describe('pass@k, refinement, charts and the leaderboard in Chromium', () => {
 
   it('the page replays the same answers with n = 4 and 3 turns (stopped and continued) and prints the same lines', { timeout: 600_000 }, async () => {
     expect(cliLines.length).toBeGreaterThan(1);
-    await selectLanguages(LANGUAGES);
+    await selectLanguages(page, LANGUAGES);
     await page.getByTestId('model-select').selectOption('demo-answers-multi');
     await page.getByTestId('samples').fill(String(SAMPLES));
     await page.getByTestId('turns').fill(String(TURNS));
@@ -250,7 +212,7 @@ describe('pass@k, refinement, charts and the leaderboard in Chromium', () => {
 
   it('the leaderboard of two stored runs marks the best cell of each column and sorts by a column', { timeout: 300_000 }, async () => {
     // A second run: the reference solutions of the Python problems only (100% there).
-    await selectLanguages(['python']);
+    await selectLanguages(page, ['python']);
     await page.getByTestId('model-select').selectOption('canonical');
     await page.getByTestId('samples').fill('1');
     await page.getByTestId('turns').fill('1');

@@ -9,16 +9,15 @@
  *
  * Needs `dist/` (npm test builds it). Uses Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
-import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAndWait } from '../../src/bench/app-page';
 import { formatPass1 } from '../../src/core/metrics';
 import { parseDataset } from '../../src/core/records';
 import type { Problem } from '../../src/contracts';
+import { appOrigin, useChromium } from '../support/e2e';
 import { startMockProvider, type MockProvider } from '../support/mock-provider';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,30 +50,16 @@ interface SeenRequest {
 }
 
 describe('model providers in Chromium', () => {
-  let server: PreviewServer;
+  const chromium = useChromium();
   let mock: MockProvider;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  let origin: string;
+  const origin = appOrigin();
   const seen: Array<Promise<SeenRequest>> = [];
   const pageErrors: string[] = [];
   const downloads: string[] = [];
 
-  /** Does `action` (which starts an evaluation) and waits until that evaluation ends in `state`. */
-  async function evaluate(action: () => Promise<unknown>, state = 'done'): Promise<void> {
-    const session = () => page.evaluate(() => Number(document.querySelector('main')?.getAttribute('data-session') ?? 0));
-    const before = await session();
-    await action();
-    await page.waitForFunction(
-      ([b, s]) => {
-        const p = document.querySelector('[data-testid="progress"]');
-        return !!p && Number(p.getAttribute('data-session')) > (b as number) && p.getAttribute('data-state') === s;
-      },
-      [before, state] as const,
-      { timeout: 240_000, polling: 100 },
-    );
-  }
+  /** Does `start` (which starts an evaluation) and waits until that evaluation ends in `state`. */
+  const evaluate = (start: () => Promise<unknown>, state: 'done' | 'failed' = 'done') => runAndWait(page, { start, state });
   const click = (testid: string) => () => page.getByTestId(testid).click();
   const pass1 = async () => (await page.getByTestId('pass1').textContent())!.trim();
   const outcomeOf = (id: string) => page.locator(`[data-testid="problem-row"][data-id="${id}"]`).getAttribute('data-outcome');
@@ -118,29 +103,21 @@ describe('model providers in Chromium', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
     mock = await startMockProvider({ apiKey: KEY });
-    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-    page = await context.newPage();
-    page.on('request', (request) => {
-      seen.push(request.allHeaders().then(
-        (headers) => ({ url: request.url(), headers, body: request.postData() }),
-        () => ({ url: request.url(), headers: request.headers(), body: request.postData() }),
-      ));
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${origin}/`);
-    await page.getByTestId('run-button').waitFor();
+    ({ page } = await chromium.openApp({
+      viewport: { width: 1440, height: 1000 },
+      acceptDownloads: true,
+      pageErrors,
+      before: (page) => page.on('request', (request) => {
+        seen.push(request.allHeaders().then(
+          (headers) => ({ url: request.url(), headers, body: request.postData() }),
+          () => ({ url: request.url(), headers: request.headers(), body: request.postData() }),
+        ));
+      }),
+    }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await mock?.close();
-  });
+  afterAll(() => mock?.close());
 
   it('sets up a provider: allows its origin (one reload), keeps the settings, takes the key and lists the models', async () => {
     await page.getByTestId('model-select').selectOption('provider');

@@ -9,15 +9,12 @@
  * Needs `dist/` (`npm run build`) and `dist-node/cli.mjs` (built by tests/global-setup.ts). Uses
  * Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH); no browser is ever downloaded.
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useChromium } from '../support/e2e';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -29,27 +26,10 @@ const run = promisify(execFile);
 const TIME_LIMIT_SECONDS = 90;
 
 describe('a seeded subset: the page and the CLI print the same figures', () => {
-  let server: PreviewServer;
-  let browser: Browser;
+  const chromium = useChromium();
   let page: Page;
   const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
-    if (!existsSync(`${root}dist-node/cli.mjs`)) throw new Error('dist-node/cli.mjs is missing: run `node scripts/build-node.mjs`');
-    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    const origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${origin}/`);
-    await page.getByTestId('run-button').waitFor();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  beforeAll(async () => ({ page } = await chromium.openApp({ viewport: { width: 1440, height: 1000 }, pageErrors })));
 
   it('--sample-per-language 3 --seed 1', { timeout: 1_800_000 }, async () => {
     // One after the other: on a loaded 2-core machine a slow recorded answer run beside the page

@@ -5,14 +5,13 @@
  * a real local server) stops the run early with what to change, and "Test connection" says so
  * before a run. Needs `dist/` (`npm run build`); Debian's Chromium, no download.
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
-import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BREAKER_ATTEMPTS } from '../../src/app/lib/breaker';
+import { loadDataset, runAndWait, selectLanguages } from '../../src/bench/app-page';
+import { appOrigin, useChromium } from '../support/e2e';
 import { startMockProvider, type MockProvider } from '../support/mock-provider';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,33 +28,20 @@ const KEY = `sk-ux-e2e-${Math.random().toString(36).slice(2)}`;
 const jsonl = (records: object[]) => Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''));
 
 describe('the page for a demanding user', () => {
-  let server: PreviewServer;
-  let browser: Browser;
+  const chromium = useChromium();
   let page: Page;
   let mock: MockProvider;
-  let origin: string;
+  const origin = appOrigin();
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(`${root}dist/index.html`)) throw new Error('dist/ is missing: build the app first (`npm run build`; `npm test` does it)');
     mock = await startMockProvider({ apiKey: KEY });
-    server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    const { port } = server.httpServer.address() as AddressInfo;
-    origin = `http://127.0.0.1:${port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`http://127.0.0.1:${port}/`);
-    await page.getByTestId('run-button').waitFor();
+    ({ page } = await chromium.openApp({ viewport: { width: 1440, height: 900 }, pageErrors }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await mock?.close();
-  });
+  afterAll(() => mock?.close());
 
-  const load = (name: string, buffer: Buffer) => page.getByTestId('dataset-file').setInputFiles({ name, mimeType: 'text/plain', buffer });
+  const load = (name: string, buffer: Buffer) => loadDataset(page, name, buffer);
   const text = async (testId: string) => (await page.getByTestId(testId).textContent())!.replace(/\s+/g, ' ').trim();
 
   it('(9) a JSON array is recognised, with one error that says JSONL is expected and how to convert', async () => {
@@ -124,10 +110,7 @@ describe('the page for a demanding user', () => {
     await page.getByTestId('provider-settings').waitFor();
     await page.getByTestId('provider-key').fill(KEY);
     // QuickJS languages only: no Pyodide download.
-    for (const box of await page.locator('[data-testid^="filter-language-"]').all()) {
-      const id = (await box.getAttribute('data-testid'))!.replace('filter-language-', '');
-      if ((await box.isChecked()) !== ['javascript', 'typescript'].includes(id)) await box.click();
-    }
+    await selectLanguages(page, ['javascript', 'typescript']);
 
     mock.setCors(false);
     await page.getByTestId('provider-test-connection').click();
@@ -193,25 +176,15 @@ describe('the page for a demanding user', () => {
   });
 
   it('(1) the leaderboard keeps a model\'s fullest run, shows problems and languages, and marks a subset run apart', { timeout: 240_000 }, async () => {
-    /** Clicks Run and waits for that evaluation (a new session) to end. */
-    const runAndWait = async () => {
-      const session = () => page.evaluate(() => Number(document.querySelector('main')?.getAttribute('data-session') ?? 0));
-      const before = await session();
-      await page.getByTestId('run-button').click();
-      await page.waitForFunction((b) => {
-        const p = document.querySelector('[data-testid="progress"]');
-        return !!p && Number(p.getAttribute('data-session')) > b && p.getAttribute('data-state') === 'done';
-      }, before, { timeout: 180_000, polling: 100 });
-    };
     const js = demo.filter((p) => p.language === 'javascript').slice(0, 3);
     await load('board.jsonl', jsonl(js));
     await page.getByTestId('dataset-count').filter({ hasText: '3 problems' }).waitFor();
     await page.getByTestId('model-select').selectOption({ label: 'Canonical solutions (self-check)' });
-    await runAndWait();
+    await runAndWait(page, { timeout: 180_000 });
     expect(await text('pass1')).toBe('Pass@1: 100.0% (3/3)');
     // Later, the same model on one problem.
     await page.getByTestId('filter-limit').fill('1');
-    await runAndWait();
+    await runAndWait(page, { timeout: 180_000 });
     expect(await text('pass1')).toBe('Pass@1: 100.0% (1/1)');
     await page.getByTestId('filter-limit').fill('');
 
