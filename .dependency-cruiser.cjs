@@ -4,6 +4,11 @@
  */
 const TOP = '^(src/[^/]+|runtimes|runner|scripts)$';
 
+/** One direction that must not be imported: modules matching `from` never import `to`. */
+function forbid(name, from, to, comment) {
+  return { name, comment, severity: 'error', from: { path: from }, to: { path: to } };
+}
+
 module.exports = {
   forbidden: [
     {
@@ -21,48 +26,17 @@ module.exports = {
       from: { path: TOP },
       to: { path: TOP, circular: true },
     },
-    {
-      name: 'core-stays-pure',
-      comment: 'src/core is shared by page, CLI and runner: it knows contracts, not answer sources, runtimes, the store or a front end.',
-      severity: 'error',
-      from: { path: '^src/core/' },
-      to: { path: '^(src/(models|app|cli|store)|runtimes)/' },
-    },
-    {
-      name: 'runtimes-run-programs-only',
-      comment: 'Runtimes get a finished program; they never see answer sources, the store or a front end.',
-      severity: 'error',
-      from: { path: '^runtimes/' },
-      to: { path: '^src/(models|app|cli|store)/' },
-    },
-    {
-      name: 'models-below-front-ends',
-      comment: 'Answer sources are used by the page and the CLI, and never run programs.',
-      severity: 'error',
-      from: { path: '^src/models/' },
-      to: { path: '^(src/(app|cli)|runtimes)/' },
-    },
-    {
-      name: 'app-not-cli-or-runner',
-      comment: 'The page is bundled for the browser: no CLI code, no runner service.',
-      severity: 'error',
-      from: { path: '^src/app/' },
-      to: { path: '^(src/cli|runner)/' },
-    },
-    {
-      name: 'cli-not-app',
-      comment: 'The CLI shares src/core with the page, never the page itself.',
-      severity: 'error',
-      from: { path: '^src/cli/' },
-      to: { path: '^src/app/' },
-    },
-    {
-      name: 'scripts-are-leaves',
-      comment: 'Build and maintenance scripts use the code; shipped code never imports a script.',
-      severity: 'error',
-      from: { path: '^(src|runtimes|runner)/' },
-      to: { path: '^scripts/' },
-    },
+    forbid('core-stays-pure', '^src/core/', '^(src/(models|app|cli|store)|runtimes)/',
+      'src/core is shared by page, CLI and runner: it knows contracts, not answer sources, runtimes, the store or a front end.'),
+    forbid('runtimes-run-programs-only', '^runtimes/', '^src/(models|app|cli|store)/',
+      'Runtimes get a finished program; they never see answer sources, the store or a front end.'),
+    forbid('models-below-front-ends', '^src/models/', '^(src/(app|cli)|runtimes)/',
+      'Answer sources are used by the page and the CLI, and never run programs.'),
+    forbid('app-not-cli-or-runner', '^src/app/', '^(src/cli|runner)/',
+      'The page is bundled for the browser: no CLI code, no runner service.'),
+    forbid('cli-not-app', '^src/cli/', '^src/app/', 'The CLI shares src/core with the page, never the page itself.'),
+    forbid('scripts-are-leaves', '^(src|runtimes|runner)/', '^scripts/',
+      'Build and maintenance scripts use the code; shipped code never imports a script.'),
   ],
   options: {
     // Type-only imports count: a type is as much a dependency as a value.
