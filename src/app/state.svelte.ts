@@ -29,12 +29,12 @@ import { acceptedLanguages, normalizeLanguage } from '../core/languages';
 import { plural } from './lib/format';
 import { emptyCounts, newRunId, type RunRecord, type RunSource, type StoredAnswer } from '../store/types';
 import { alignResults, legacyIds, type LegacyIds } from '../store/legacy';
-import { holdRunLock, RunHistory } from './history.svelte';
+import { holdRunLock, RunHistory } from './state/history.svelte';
 import { download } from './lib/download';
 import { fileStem, manifest, officialJsonl, resultsCsv, resultsJsonl, type RunData } from './lib/exports';
 import { chainEnds, chainOver, chainsDone, metricLines } from './lib/figures';
-import { ProviderForm } from './provider.svelte';
-import { choicesInEffect, effectiveRoute, RunnerSettings } from './runner.svelte';
+import { ProviderForm } from './state/provider.svelte';
+import { choicesInEffect, effectiveRoute, RunnerSettings } from './state/runner-settings.svelte';
 import { createRoutedExecutor } from '../../runtimes/remote/routing';
 import { allowConnectOrigin } from './lib/csp';
 import { adviceFor, FailureBreaker, RepeatedFailureError } from './lib/breaker';
@@ -296,7 +296,7 @@ export class AppState {
   feedback = $state<FeedbackSource>('demo');
   /** The "Model provider" settings (the key stays in its memory). */
   readonly provider = new ProviderForm();
-  /** Remote runner URLs, token and per-language choice (runner.svelte.ts). */
+  /** Remote runner URLs, token and per-language choice (state/runner-settings.svelte.ts). */
   readonly runner = new RunnerSettings();
 
   // ── run ────────────────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveRoute, offeredLanguages, parseRunnerUrls, runnerOrigins, runnerUrlProblem } from '../../src/app/runner.svelte';
+import { effectiveRoute, offeredLanguages, parseRunnerUrls, runnerOrigins, runnerUrlProblem } from '../../src/app/state/runner-settings.svelte';
 import type { RunnerStatus } from '../../runtimes/remote/executor';
 
 describe('runner settings: URL list', () => {

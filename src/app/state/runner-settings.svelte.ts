@@ -5,11 +5,11 @@
  * the user ticks "remember on this device" (like the provider key). The token never goes into
  * the run store, results, exports or URLs.
  */
-import { connectRemoteExecutor, askRunner, type RemoteExecutor, type RunnerStatus } from '../../runtimes/remote/executor';
-import { RemoteRunnerClient, normalizeRunnerUrl } from '../../runtimes/remote/client';
-import { routeFor, type Route, type RuntimeChoice } from '../../runtimes/remote/routing';
-import { normalizeLanguage, type LanguageId } from '../core/languages';
-import { allowConnectOrigin, isConnectAllowed, normalizeOrigin } from './lib/csp';
+import { connectRemoteExecutor, askRunner, type RemoteExecutor, type RunnerStatus } from '../../../runtimes/remote/executor';
+import { RemoteRunnerClient, normalizeRunnerUrl } from '../../../runtimes/remote/client';
+import { routeFor, type Route, type RuntimeChoice } from '../../../runtimes/remote/routing';
+import { normalizeLanguage, type LanguageId } from '../../core/languages';
+import { allowConnectOrigin, isConnectAllowed, normalizeOrigin } from '../lib/csp';
 
 const SETTINGS_KEY = 'benchtop.runner-settings';
 const TOKEN_KEY = 'benchtop.runner-token';
