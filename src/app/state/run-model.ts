@@ -6,7 +6,8 @@ import type { Problem } from '../../core/records';
 import type { Prices } from '../../models/providers';
 import type { LegacyIds } from '../../store/legacy';
 import type { RunRecord } from '../../store/types';
-import { timeLimitText } from './settings.svelte';
+
+const timeLimitText = (seconds: number | null) => (seconds ? `${seconds} s per run` : 'official per language');
 
 /**
  * `interrupted`: stored as running, but no tab runs it (the tab was closed or reloaded);

@@ -3,8 +3,6 @@ import type { ExtractionMode } from '../../core/extract';
 import type { FeedbackSource } from '../../core/feedback';
 import type { AnswerSources } from './sources.svelte';
 
-export const timeLimitText = (seconds: number | null) => (seconds ? `${seconds} s per run` : 'official per language');
-
 export class RunSettings {
   mode = $state<ExtractionMode>('compat');
   /** Programs in parallel with the canonical/recorded models: one per core (the input allows 1–16). */
