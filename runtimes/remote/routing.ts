@@ -5,6 +5,8 @@
  * offers the language, else nothing. A language that no route can run is absent from
  * `languages()`, so the engine reports it as unsupported (unavailable), never as failed. A program
  * the in-page runtime declines (RunResult.declined) is run by the runner when one offers its language.
+ * Without any runner, a `remote` choice waits for one and `auto` applies. This file is the one
+ * definition of the rule: the CLI, the page's run and its settings panel all route through it.
  */
 import { InfrastructureError, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
 import { trustedInPage } from '../host/catalog';
@@ -23,16 +25,21 @@ export interface RoutingOptions {
   trusted?: (language: LanguageId) => boolean;
 }
 
-/** Where `language` runs under `choice`, or null when nothing can run it. */
+/**
+ * Where `language` runs under `choice`, or null when nothing can run it. `remote` lists what the
+ * runners offer; null means no runner is set at all.
+ */
 export function routeFor(
   language: LanguageId,
   choice: RuntimeChoice,
   local: readonly LanguageId[],
-  remote: readonly LanguageId[],
+  remote: readonly LanguageId[] | null,
   trusted: (language: LanguageId) => boolean = trustedInPage,
 ): Route | null {
+  // Without a runner, `remote` has nowhere to go: the choice waits for one, and `auto` applies.
+  if (remote === null && choice === 'remote') choice = 'auto';
   const inBrowser = local.includes(language);
-  const onRunner = remote.includes(language);
+  const onRunner = remote?.includes(language) ?? false;
   if (choice === 'in-browser') return inBrowser ? 'in-browser' : null;
   if (choice === 'remote') return onRunner ? 'remote' : null;
   return inBrowser && trusted(language) ? 'in-browser' : onRunner ? 'remote' : null;
@@ -47,7 +54,7 @@ export function createRoutedExecutor(options: RoutingOptions): RoutedExecutor {
     language,
     options.choices?.[language] ?? 'auto',
     options.local?.languages() ?? [],
-    options.remote?.languages() ?? [],
+    options.remote?.languages() ?? null,
     options.trusted,
   );
   const all = () => [...new Set([...(options.local?.languages() ?? []), ...(options.remote?.languages() ?? [])])];

@@ -169,6 +169,12 @@ describe('routing per language', () => {
     expect(routeFor('cpp', 'in-browser', ['cpp'], ['cpp'], lowAgreement)).toBe('in-browser');
     expect(routeFor('python', 'auto', ['python'], ['python'], lowAgreement)).toBe('in-browser');
 
+    // No runner at all (the page before one is set): a remote choice waits, auto applies.
+    expect(routeFor('python', 'remote', ['python'], null)).toBe('in-browser');
+    const alone = createRoutedExecutor({ local: fakeLocal(['python', 'javascript']), remote: null, choices: { javascript: 'remote' } });
+    expect(alone.languages()).toEqual(['python', 'javascript']);
+    expect((await alone.run({ language: 'javascript', program: '', timeoutMs: 5000 })).stdout).toBe('local javascript\n');
+
     const remote = await connectRemoteExecutor({ urls: [a.url] });
     const routed = createRoutedExecutor({ local: fakeLocal(['python', 'javascript']), remote, choices: { javascript: 'remote', cpp: 'in-browser' } });
     expect(routed.languages()).toContain('python');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveRoute, offeredLanguages, parseRunnerUrls, runnerOrigins, runnerUrlProblem } from '../../src/app/runner.svelte';
+import { routeFor } from '../../runtimes/remote/routing';
+import { offeredLanguages, parseRunnerUrls, runnerOrigins, runnerUrlProblem } from '../../src/app/state/runner-settings.svelte';
 import type { RunnerStatus } from '../../runtimes/remote/executor';
 
 describe('runner settings: URL list', () => {
@@ -26,25 +27,28 @@ describe('runner settings: URL list', () => {
   });
 });
 
-describe('runner settings: routes', () => {
+describe('routes the page shows and runs by (routing.ts)', () => {
   const local = ['python', 'javascript', 'typescript'] as const;
   const remote = ['python', 'cpp', 'go'] as const;
 
-  it('changes nothing without a runner', () => {
-    expect(effectiveRoute('python', 'remote', local, remote, false)).toBe('in-browser');
-    expect(effectiveRoute('cpp', 'auto', local, remote, false)).toBeNull();
+  it('without any runner, a remote choice waits and auto applies', () => {
+    expect(routeFor('python', 'remote', local, null)).toBe('in-browser');
+    expect(routeFor('cpp', 'remote', local, null)).toBeNull();
+    expect(routeFor('cpp', 'auto', local, null)).toBeNull();
   });
 
   it('auto prefers the browser, then the runner, else unavailable', () => {
-    expect(effectiveRoute('python', 'auto', local, remote, true)).toBe('in-browser');
-    expect(effectiveRoute('cpp', 'auto', local, remote, true)).toBe('remote');
-    expect(effectiveRoute('rust', 'auto', local, remote, true)).toBeNull();
+    expect(routeFor('python', 'auto', local, remote)).toBe('in-browser');
+    expect(routeFor('cpp', 'auto', local, remote)).toBe('remote');
+    expect(routeFor('rust', 'auto', local, remote)).toBeNull();
   });
 
   it('honours an explicit choice only where it exists', () => {
-    expect(effectiveRoute('python', 'remote', local, remote, true)).toBe('remote');
-    expect(effectiveRoute('javascript', 'remote', local, remote, true)).toBeNull();
-    expect(effectiveRoute('cpp', 'in-browser', local, remote, true)).toBeNull();
+    expect(routeFor('python', 'remote', local, remote)).toBe('remote');
+    expect(routeFor('javascript', 'remote', local, remote)).toBeNull();
+    // A runner that offers nothing is still a runner: a remote choice does not fall back.
+    expect(routeFor('python', 'remote', local, [])).toBeNull();
+    expect(routeFor('cpp', 'in-browser', local, remote)).toBeNull();
   });
 
   it('collects the available languages of the tested runners', () => {

@@ -5,11 +5,11 @@
  * A running run holds a Web Lock named after it for as long as it runs in some tab; a run stored
  * as running whose lock nobody holds was interrupted, and can be continued.
  */
-import { firstAttempts } from '../core/passk';
-import type { AttemptResult } from '../core/results';
-import { openRunStore, type RunRecord, type RunStore } from '../store';
-import { compareResults, type Comparison } from './lib/compare';
-import type { StoredRunResults } from './lib/leaderboard';
+import { firstAttempts } from '../../core/passk';
+import type { AttemptResult } from '../../core/results';
+import { openRunStore, type RunRecord, type RunStore } from '../../store';
+import { compareResults, type Comparison } from '../lib/compare';
+import type { StoredRunResults } from '../lib/leaderboard';
 
 const lockName = (runId: string) => `benchtop-run-${runId}`;
 

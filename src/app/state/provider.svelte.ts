@@ -8,7 +8,7 @@
  * written to localStorage (under its preset), and unticking it or "Forget saved keys" removes
  * it. It never goes into the run store, results, exports or URLs.
  */
-import { SYSTEM_PROMPT } from '../core/prompt';
+import { SYSTEM_PROMPT } from '../../core/prompt';
 import {
   listModels,
   PRESETS,
@@ -18,11 +18,11 @@ import {
   type Prices,
   type ProviderPreset,
   type ProviderSettings,
-} from '../models/providers';
-import { DEFAULT_MAX_TOKENS } from '../models/providers/request';
-import type { RunSource, StoredProviderSettings } from '../store/types';
-import { testConnection, type ConnectionResult } from './lib/connection';
-import { allowConnectOrigin, isConnectAllowed, normalizeOrigin } from './lib/csp';
+} from '../../models/providers';
+import { DEFAULT_MAX_TOKENS } from '../../models/providers/request';
+import type { RunSource, StoredProviderSettings } from '../../store/types';
+import { testConnection, type ConnectionResult } from '../lib/connection';
+import { allowConnectOrigin, isConnectAllowed, normalizeOrigin } from '../lib/csp';
 
 /** Any other server that speaks OpenAI's chat completions (a proxy, a gateway, a local server). */
 export const CUSTOM_PRESET: ProviderPreset = {

@@ -5,11 +5,11 @@
  * the user ticks "remember on this device" (like the provider key). The token never goes into
  * the run store, results, exports or URLs.
  */
-import { connectRemoteExecutor, askRunner, type RemoteExecutor, type RunnerStatus } from '../../runtimes/remote/executor';
-import { RemoteRunnerClient, normalizeRunnerUrl } from '../../runtimes/remote/client';
-import { routeFor, type Route, type RuntimeChoice } from '../../runtimes/remote/routing';
-import { normalizeLanguage, type LanguageId } from '../contracts';
-import { allowConnectOrigin, isConnectAllowed, normalizeOrigin } from './lib/csp';
+import { connectRemoteExecutor, askRunner, type RemoteExecutor, type RunnerStatus } from '../../../runtimes/remote/executor';
+import { RemoteRunnerClient, normalizeRunnerUrl } from '../../../runtimes/remote/client';
+import type { RuntimeChoice } from '../../../runtimes/remote/routing';
+import { normalizeLanguage, type LanguageId } from '../../contracts';
+import { allowConnectOrigin, isConnectAllowed, normalizeOrigin } from '../lib/csp';
 
 const SETTINGS_KEY = 'benchtop.runner-settings';
 const TOKEN_KEY = 'benchtop.runner-token';
@@ -47,27 +47,6 @@ export function offeredLanguages(statuses: readonly RunnerStatus[]): LanguageId[
     }
   }
   return [...out];
-}
-
-/** The choices that apply now: without a runner, `remote` falls back to `auto`. */
-export function choicesInEffect(choices: Partial<Record<LanguageId, RuntimeChoice>>, runnerConfigured: boolean): Partial<Record<LanguageId, RuntimeChoice>> {
-  return runnerConfigured ? { ...choices } : Object.fromEntries(Object.entries(choices).filter(([, c]) => c !== 'remote'));
-}
-
-/**
- * Where a language would run: 'in-browser', 'remote', or null (unavailable). Without runner URLs
- * only the page's runtimes count: `in-browser` uses them, and `auto` (also standing in for a
- * `remote` choice) only where their agreement with the official verdicts is high.
- */
-export function effectiveRoute(
-  language: LanguageId,
-  choice: RuntimeChoice,
-  local: readonly LanguageId[],
-  remote: readonly LanguageId[],
-  runnerConfigured: boolean,
-): Route | null {
-  // Without a runner, `remote` has nowhere to go: the choice waits for one, and `auto` applies.
-  return runnerConfigured ? routeFor(language, choice, local, remote) : routeFor(language, choice === 'remote' ? 'auto' : choice, local, []);
 }
 
 function storage(): Storage | null {
