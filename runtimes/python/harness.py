@@ -10,6 +10,7 @@ import atexit
 import builtins
 import functools
 import gc
+import importlib.machinery
 import io
 import linecache
 import os
@@ -113,7 +114,12 @@ def prepare(source):
     except (OSError, UnicodeError):
         pass  # tracebacks then show no source lines; the program runs all the same
     linecache.cache["test.py"] = (len(source), None, source.splitlines(True), "test.py")
-    namespace = {"__name__": "__main__", "__file__": "test.py", "__builtins__": builtins}
+    # __main__'s names in python3's order; Pyodide's own built-in (for its runPython) is hidden:
+    # `globals()` and `dir(builtins)` list what they list natively. The snapshot puts it back.
+    namespace = {"__name__": "__main__", "__doc__": None, "__package__": None,
+                 "__loader__": importlib.machinery.SourceFileLoader("__main__", "test.py"), "__spec__": None,
+                 "__annotations__": {}, "__builtins__": builtins, "__file__": "test.py", "__cached__": None}
+    builtins.__dict__.pop("___EvalCodeResultException", None)
     sys.modules["__main__"].__dict__.clear()
     sys.modules["__main__"].__dict__.update(namespace)
     namespace = sys.modules["__main__"].__dict__

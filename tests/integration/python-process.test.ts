@@ -1,10 +1,11 @@
 /**
- * Recursion depth in Python matches `python3 test.py` (CPython 3.11, the official version): the
- * same limit by default and after sys.setrecursionlimit, the same depth reached before
- * RecursionError, the same verdict for programs that recurse close to the limit
- * (runtimes/python/harness.py, _DEPTH_OFFSET). Expectations come from this machine's python3 3.11.
+ * Where the harness that runs a program inside Pyodide could show through, a program sees what
+ * `python3 test.py` (CPython 3.11, the official version) shows it (runtimes/python/harness.py):
+ * the recursion limit by default and after sys.setrecursionlimit, the depth reached before
+ * RecursionError, the verdict of programs that recurse close to the limit, and __main__'s and
+ * builtins' names. Expectations come from this machine's python3 3.11.
  *
- *   npx vitest run tests/integration/python-recursion.test.ts
+ *   npx vitest run tests/integration/python-process.test.ts
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,10 +41,18 @@ print(a(10, x(1), x(-1), x(-1), x(1), x(0)))
 `,
   'recursion just past the default limit fails (exit 1, RecursionError)': 'def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\nprint(f(1000))\n',
   'recursion just under the default limit passes': 'def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\nprint(f(990))\n',
+  '__main__\'s names, in order, and the built-ins (Rosetta Code\'s special-variables)': `print(list(globals().keys()))
+print(type(__loader__).__name__, __spec__, __cached__, __doc__, __package__, __annotations__)
+x: int = 3
+print(__annotations__)
+import builtins
+names = sorted((set(globals().keys()) | set(builtins.__dict__.keys())) - {'_'})
+print(len(names), names)
+`,
   'an invalid limit raises as in CPython': 'import sys\ntry:\n    sys.setrecursionlimit(0)\nexcept ValueError as e:\n    print(e)\ntry:\n    sys.setrecursionlimit("x")\nexcept TypeError as e:\n    print(e)\n',
 };
 
-describe('Python recursion depth as under python3 3.11', () => {
+describe('Python programs see what python3 3.11 shows them', () => {
   it('this machine\'s python3 is 3.11', () => {
     expect(execFileSync('python3', ['--version'], { encoding: 'utf8' })).toMatch(/^Python 3\.11\./);
   });
