@@ -66,3 +66,19 @@ describe('Python programs see what python3 3.11 shows them', () => {
     }, 120_000);
   }
 });
+
+describe('Python programs that start worker processes are declined, not failed', () => {
+  const POOLS: Record<string, string> = {
+    'multiprocessing.Pool': 'from multiprocessing import Pool\n\ndef sq(x):\n    return x * x\n\nif __name__ == "__main__":\n    with Pool(2) as p:\n        assert p.map(sq, [1, 2, 3]) == [1, 4, 9]\n    print("ok")\n',
+    'concurrent.futures.ProcessPoolExecutor': 'from concurrent import futures\n\ndef sq(x):\n    return x * x\n\nif __name__ == "__main__":\n    with futures.ProcessPoolExecutor(2) as ex:\n        print(list(ex.map(sq, [1, 2, 3])))\n',
+  };
+  for (const [label, program] of Object.entries(POOLS)) {
+    it(label, async () => {
+      const official = await runNative({ language: 'python', program, timeoutMs: TIMEOUT_MS });
+      expect(judgeRun('python', official)).toBe('PASSED');
+      const here = await executor.run({ language: 'python', program, timeoutMs: TIMEOUT_MS });
+      expect(here.declined).toMatch(/multiprocessing/);
+      expect([here.exitCode, here.stdout]).toEqual([null, '']);
+    }, 120_000);
+  }
+});
