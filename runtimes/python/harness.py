@@ -32,18 +32,21 @@ _WORKDIR = "/tmp/benchtop-run"
 _DEPTH_OFFSET = 1
 _set_limit = sys.setrecursionlimit
 _get_limit = sys.getrecursionlimit
-
-
-@functools.wraps(_set_limit)
-def _setrecursionlimit(limit, /):
+# Defined in a namespace of their own: a function's __globals__ is reachable from the program,
+# and the harness's globals are not the program's business.
+_limits = {"__builtins__": builtins, "functools": functools, "_set": _set_limit, "_get": _get_limit, "_OFFSET": _DEPTH_OFFSET}
+exec("""
+@functools.wraps(_set)
+def setrecursionlimit(limit, /):
     if isinstance(limit, int) and limit >= 1:
-        return _set_limit(limit + _DEPTH_OFFSET)
-    return _set_limit(limit)  # raises as CPython does (TypeError, ValueError)
+        return _set(limit + _OFFSET)
+    return _set(limit)  # raises as CPython does (TypeError, ValueError)
 
-
-@functools.wraps(_get_limit)
-def _getrecursionlimit():
-    return _get_limit() - _DEPTH_OFFSET
+@functools.wraps(_get)
+def getrecursionlimit():
+    return _get() - _OFFSET
+""", _limits)
+_setrecursionlimit, _getrecursionlimit = _limits["setrecursionlimit"], _limits["getrecursionlimit"]
 
 
 class _NoIOSelector(selectors.BaseSelector):
