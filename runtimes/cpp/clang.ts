@@ -25,11 +25,14 @@
  * to 64 bits in the program's text, and programs whose verdict may depend on the pointer width are
  * declined: lp64.ts); libc++
  * instead of libstdc++ (unordered containers iterate in another order, a few headers still bring
- * more than libstdc++'s; <bits/stdc++.h> and std::__gcd are supplied); a crash is a WebAssembly
+ * more than libstdc++'s; <bits/stdc++.h>, std::__gcd, <tr1/…>, glibc's rand() and what C++17 removed are
+ * supplied, programs needing other libstdc++-only headers declined: headers.ts); a crash is a WebAssembly
  * trap, reported with the exit status a shell would show for the matching signal.
  */
 import { ConsoleStdout, Directory, File, OpenFile, PreopenDirectory, WASI, WASIProcExit } from '@bjorn3/browser_wasi_shim';
 import exceptionsSource from './exceptions.cpp?raw';
+import { GXX_HEADERS, REMOVED_FEATURE_FLAGS, libstdcxxDecline } from './headers';
+import glibcRandSource from './glibc-rand.c?raw';
 import { toLP64 } from './lp64';
 import { OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
@@ -67,50 +70,6 @@ interface ClangModule {
 
 /** A base that never resolves: only the in-memory files answer to it. */
 const IN_MEMORY_BASE = 'https://clang.benchtop.invalid/';
-/**
- * Headers of g++'s library that programs written for it use and libc++ lacks, searched before
- * libc++'s own (-isystem): <bits/stdc++.h>, and <algorithm> with libstdc++'s std::__gcd and
- * std::__lg added (names reserved to the implementation, so adding them changes no valid program).
- */
-const BITS_STDCXX = [
-  'cassert', 'cctype', 'cerrno', 'cfenv', 'cfloat', 'cinttypes', 'climits', 'clocale', 'cmath', 'csetjmp', 'csignal',
-  'cstdarg', 'cstddef', 'cstdint', 'cstdio', 'cstdlib', 'cstring', 'ctime', 'cuchar', 'cwchar', 'cwctype',
-  'algorithm', 'any', 'array', 'atomic', 'bitset', 'charconv', 'chrono', 'codecvt', 'complex', 'condition_variable',
-  'deque', 'exception', 'filesystem', 'forward_list', 'fstream', 'functional', 'future', 'initializer_list', 'iomanip',
-  'ios', 'iosfwd', 'iostream', 'istream', 'iterator', 'limits', 'list', 'locale', 'map', 'memory', 'memory_resource',
-  'mutex', 'new', 'numeric', 'optional', 'ostream', 'queue', 'random', 'ratio', 'regex', 'scoped_allocator', 'set',
-  'shared_mutex', 'sstream', 'stack', 'stdexcept', 'streambuf', 'string', 'string_view', 'system_error', 'thread',
-  'tuple', 'type_traits', 'typeindex', 'typeinfo', 'unordered_map', 'unordered_set', 'utility', 'valarray', 'variant', 'vector',
-].map((h) => `#include <${h}>\n`).join('');
-const ALGORITHM = `#include_next <algorithm>
-#ifndef BENCHTOP_LIBSTDCXX_ALGORITHM
-#define BENCHTOP_LIBSTDCXX_ALGORITHM
-namespace std {
-template <typename T> T __gcd(T m, T n) {
-  while (n != 0) { T t = m % n; m = n; n = t; }
-  return m;
-}
-inline constexpr int __lg(int n) { return (int)sizeof(int) * 8 - 1 - __builtin_clz(n); }
-inline constexpr unsigned __lg(unsigned n) { return (int)sizeof(int) * 8 - 1 - __builtin_clz(n); }
-inline constexpr long __lg(long n) { return (int)sizeof(long) * 8 - 1 - __builtin_clzl(n); }
-inline constexpr unsigned long __lg(unsigned long n) { return (int)sizeof(long) * 8 - 1 - __builtin_clzl(n); }
-inline constexpr long long __lg(long long n) { return (int)sizeof(long long) * 8 - 1 - __builtin_clzll(n); }
-inline constexpr unsigned long long __lg(unsigned long long n) { return (int)sizeof(long long) * 8 - 1 - __builtin_clzll(n); }
-}
-#endif
-`;
-/**
- * libstdc++'s <iostream> (like its container headers) brings <bits/stl_algobase.h>: under g++ a
- * program may call lower_bound, mismatch or lexicographical_compare after including only
- * <iostream>, the first line of every spliced program. libc++'s <iostream> (with its transitive
- * includes removed, see compileFlags) lacks these three; they are added from libc++'s own headers.
- */
-const IOSTREAM = `#include_next <iostream>
-#include <__algorithm/lexicographical_compare.h>
-#include <__algorithm/lower_bound.h>
-#include <__algorithm/mismatch.h>
-`;
-const HEADERS: Tree = { benchtop: { include: { algorithm: ALGORITHM, iostream: IOSTREAM, bits: { 'stdc++.h': BITS_STDCXX } } } };
 
 export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppRuntime> {
   const clang = await loadClang(options.files);
@@ -122,6 +81,8 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     // then compiles here and fails under g++ (libstdc++ includes much less). Without them libc++
     // is close to libstdc++ (measured in docs/fidelity.md).
     '-D_LIBCPP_REMOVE_TRANSITIVE_INCLUDES',
+    // What C++17 removed and g++ 12 keeps in gnu++17 (auto_ptr, bind2nd, unary_function, …).
+    ...REMOVED_FEATURE_FLAGS,
     // wasi-libc's emulations of what POSIX programs take for granted: signal(), clock(), getpid(), mmap().
     '-D_WASI_EMULATED_SIGNAL', '-D_WASI_EMULATED_PROCESS_CLOCKS', '-D_WASI_EMULATED_GETPID', '-D_WASI_EMULATED_MMAN',
     // Warnings g++ does not give by default (libc++'s [[nodiscard]], variable-length arrays).
@@ -134,11 +95,15 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     // wasi-libc leaves long double out of printf unless asked: `cout << 1.5L` aborted without it.
     '-lc-printscan-long-double',
   ];
-  const headers = HEADERS;
+  const headers = GXX_HEADERS;
 
   const support = await compile(clang, [...compileFlags, '-c', 'exceptions.cpp', '-o', 'exceptions.o'], { ...headers, 'exceptions.cpp': exceptionsSource });
   const exceptionsObject = support.files?.['exceptions.o'];
   if (!(exceptionsObject instanceof Uint8Array)) throw new Error(`could not build the C++ exception runtime:\n${support.diagnostics}`);
+  // glibc's rand()/random() sequence, linked before wasi-libc (first definition wins).
+  const rand = await compile(clang, ['-x', 'c', '-std=gnu11', optimization, '-c', 'glibc-rand.c', '-o', 'glibc-rand.o'], { 'glibc-rand.c': glibcRandSource });
+  const randObject = rand.files?.['glibc-rand.o'];
+  if (!(randObject instanceof Uint8Array)) throw new Error(`could not build glibc's rand():\n${rand.diagnostics}`);
 
   let lastCompileMs = 0;
   return {
@@ -149,7 +114,9 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     async run(original) {
       const started = performance.now();
       // 64-bit `long` as under g++ on x86-64, or declined when pointer width may decide (lp64.ts).
-      const lp64 = toLP64(original);
+      // libstdc++-only headers this runtime cannot supply: declined, not a compile error (headers.ts).
+      const missing = libstdcxxDecline(original);
+      const lp64 = missing ? { declined: missing } : toLP64(original);
       if ('declined' in lp64) {
         lastCompileMs = 0;
         return { exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: performance.now() - started, declined: lp64.declined };
@@ -157,8 +124,8 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
       const program = lp64.program;
       const stdout = new OutputCapture();
       const stderr = new OutputCapture();
-      const files: Tree = { ...headers, 'test.cpp': program, 'exceptions.o': exceptionsObject };
-      const built = await compile(clang, [...compileFlags, 'test.cpp', 'exceptions.o', '-o', 'test', ...linkFlags], files);
+      const files: Tree = { ...headers, 'test.cpp': program, 'exceptions.o': exceptionsObject, 'glibc-rand.o': randObject };
+      const built = await compile(clang, [...compileFlags, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags], files);
       lastCompileMs = performance.now() - started;
       // The compiler's warnings and errors go to stderr, as in `g++ … && ./test` run by a shell.
       stderr.write(built.diagnostics);

@@ -6,18 +6,17 @@
 import { ExitSignal, listeners, process, write } from './node-process.js';
 import assert from 'assert';
 import util from 'util';
+import { formatArgs, inspect } from './inspect.js';
+
+// Node 18's layout for util.inspect/util.format (the port lays values out like Node 0.x):
+// require('util') and console share it.
+util.inspect = inspect;
+util.format = formatArgs;
 
 // --- console: util.format like Node's console --------------------------------------------------
-// Node prints string arguments as they are even when the first argument is not a string; the
-// util port would quote them, so only a leading format string goes through util.format.
 // A lone string is printed as it is, as Node does ('%%' stays '%%'), and without scanning it for
 // placeholders: a 100 MB string costs its copy, not a regular-expression pass in the interpreter.
-const format = (...args) =>
-  args.length === 1 && typeof args[0] === 'string'
-    ? args[0]
-    : typeof args[0] === 'string'
-      ? util.format(...args)
-      : args.map((a) => (typeof a === 'string' ? a : util.inspect(a))).join(' ');
+const format = (...args) => (args.length === 1 && typeof args[0] === 'string' ? args[0] : formatArgs(...args));
 const out = (...args) => write(1, format(...args) + '\n');
 const err = (...args) => write(2, format(...args) + '\n');
 const counts = new Map();

@@ -14,6 +14,7 @@
  * no network at all and runs under a policy that forbids every connection.
  */
 import { loadPyodide, type PyodideInterface } from 'pyodide';
+import { pythonDecline } from './decline';
 import harness from './harness.py?raw';
 import { InterpreterSnapshot, type PyodideModule } from './snapshot';
 import { OutputCapture } from '../host/output';
@@ -86,6 +87,8 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   return {
     description,
     async run(program) {
+      const declined = pythonDecline(program);
+      if (declined) return { exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: 0, declined };
       stdout = new OutputCapture();
       stderr = new OutputCapture();
       decoder.out = new TextDecoder();

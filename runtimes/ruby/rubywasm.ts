@@ -31,6 +31,7 @@ import {
   wasi as wasiDefs,
   type Inode,
 } from '@bjorn3/browser_wasi_shim';
+import { rubyDecline } from './decline';
 import harness from './harness.rb?raw';
 import ruby30 from './ruby30.rb?raw';
 import threads from './threads.rb?raw';
@@ -220,6 +221,8 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<La
   return {
     description: `ruby.wasm ${packageVersion('@ruby/3.4-wasm-wasi')} (CRuby ${rubyVersion})`,
     async run(program) {
+      const declined = rubyDecline(program);
+      if (declined) return { exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: 0, declined };
       const started = performance.now();
       const stdout = new OutputCapture();
       const stderr = new OutputCapture();

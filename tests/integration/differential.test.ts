@@ -16,19 +16,24 @@ const SEED = 13;
 
 // Agreement floors on the 15-program draw (exit status, stdout after trimming trailing
 // whitespace): the share the draw reached when measured, so any new disagreement fails.
-// Measured 2026-12-01 (docs/fidelity.md lists what each missing program shows).
-const FLOORS: Partial<Record<LanguageId, { exit: number; stdout: number }>> = {
-  // C++: libstdc++-only headers/APIs ×4 and glibc's rand() (10/15 and 9/15 measured), less one
-  // program of margin: clang's start-up under load has hit the 30 s limit in a first run.
-  cpp: { exit: 9, stdout: 8 },
-  javascript: { exit: 15, stdout: 14 }, // move-to-front-algorithm: how console.log breaks arrays
-  typescript: { exit: 15, stdout: 14 }, // the same program
+// Measured 2026-12-01 after the fidelity fixes (docs/fidelity.md lists what each missing program
+// shows). A declined program counts as a disagreement here.
+// `timeouts`: how many programs may time out, each then counted as agreeing (default none).
+type Floor = { exit: number; stdout: number; timeouts?: number };
+const FLOORS: Partial<Record<LanguageId, Floor>> = {
+  // C++: 14/15 and 13/15 measured (function-composition-4: `ptr_fun(::sin)` is ambiguous with
+  // libc++'s overloads; remove-duplicate-elements-3: unordered_set order). The first programs of
+  // a worker wait for clang to load, which on a loaded machine has taken the 30 s limit: 3 of
+  // the 15 timed out at load 25 on 2 cores, none when idle. Those count as agreeing, up to 4.
+  cpp: { exit: 14, stdout: 13, timeouts: 4 },
+  javascript: { exit: 15, stdout: 15 },
+  typescript: { exit: 15, stdout: 15 },
   perl: { exit: 15, stdout: 15 },
   php: { exit: 15, stdout: 15 },
-  python: { exit: 13, stdout: 12 }, // man-or-boy-test-2 (recursion), parallel-calculations-1 (multiprocessing), special-variables (3.14 built-ins)
+  python: { exit: 14, stdout: 14 }, // parallel-calculations-1: worker processes, declined
   r: { exit: 15, stdout: 15 },
-  ruby: { exit: 14, stdout: 14 }, // hickerson-series-of-almost-integers: no bigdecimal in ruby.wasm
-  shell: { exit: 13, stdout: 9 }, // printf cannot load sprintf-js, unimplemented syntax, 53-bit arithmetic, no `clear`
+  ruby: { exit: 14, stdout: 14 }, // hickerson-series-of-almost-integers: requires bigdecimal, declined
+  shell: { exit: 13, stdout: 10 }, // unimplemented syntax, 53-bit arithmetic, no `clear`
 };
 
 const executor = createNodeExecutor({ poolSize: 2 });
@@ -50,14 +55,16 @@ it('the corpus covers the nine languages, each record with a clean native run', 
   expect(Object.keys(FLOORS).sort()).toEqual(['cpp', 'javascript', 'perl', 'php', 'python', 'r', 'ruby', 'shell', 'typescript']);
 });
 
-for (const [language, floor] of Object.entries(FLOORS) as [LanguageId, { exit: number; stdout: number }][]) {
+for (const [language, floor] of Object.entries(FLOORS) as [LanguageId, Floor][]) {
   it.runIf(existsSync(file(language)))(`${language}: a seeded draw of ${SAMPLE} corpus programs agrees with the native toolchain`, { timeout: 900_000 }, async () => {
     const records = seededSample(parseDifferential(readFileSync(file(language), 'utf8')), SAMPLE, SEED);
     const s = await runDifferential(language, records, executor);
     const count = (share: number) => Math.round(share * s.programs);
     console.log(`${language}: exit ${count(s.exitAgreement)}/${s.programs}, stdout ${count(s.stdoutTrimmed)}/${s.programs} (${s.runtime})`);
     for (const d of s.disagreements) console.log(`  ${d.record.task}: ${d.cause}`);
-    expect(count(s.exitAgreement)).toBeGreaterThanOrEqual(floor.exit);
-    expect(count(s.stdoutTrimmed)).toBeGreaterThanOrEqual(floor.stdout);
+    const timeouts = s.disagreements.filter((d) => d.cause === 'timeout').length;
+    expect(timeouts).toBeLessThanOrEqual(floor.timeouts ?? 0);
+    expect(count(s.exitAgreement) + timeouts).toBeGreaterThanOrEqual(floor.exit);
+    expect(count(s.stdoutTrimmed) + timeouts).toBeGreaterThanOrEqual(floor.stdout);
   });
 }
