@@ -7,55 +7,27 @@
  *
  *   npx vitest run tests/integration/versions-cpp.test.ts
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CppRuntime } from '../../runtimes/cpp/clang';
 import { createRoutedExecutor } from '../../runtimes/remote/routing';
-import type { Executor, RunResult } from '../../src/contracts';
+import type { Executor } from '../../src/contracts';
 import { evaluateProblem } from '../../src/core/engine';
 import { parseDataset } from '../../src/core/records';
 import { judgeRun, spliceProgram } from '../../src/core/rules';
 import { extractCode } from '../../src/core/extract';
 import { parseAnswers } from '../../src/models/replay';
 import { toLP64 } from '../../runtimes/cpp/lp64';
+import { createGxx } from '../support/gxx';
 import { useRuntime } from '../support/runtimes';
 
 const TIMEOUT_MS = 30_000;
 const cpp = useRuntime<CppRuntime>('cpp', 600_000);
 
-const exec = promisify(execFile);
-const gxxDir = mkdtemp(join(tmpdir(), 'benchtop-versions-gxx-'));
-afterAll(async () => rm(await gxxDir, { recursive: true, force: true }));
-let serial = 0;
-
+const native = createGxx();
+afterAll(() => native.dispose());
 /** g++ 12 on x86-64, the official way; the exit status as a shell reports it. */
-async function gxx(program: string): Promise<Pick<RunResult, 'exitCode' | 'stdout' | 'stderr' | 'timedOut' | 'compileFailed'>> {
-  const dir = join(await gxxDir, String(serial++));
-  await exec('mkdir', ['-p', dir]);
-  await writeFile(join(dir, 'test.cpp'), program);
-  try {
-    await exec('g++', ['-o', 'test', 'test.cpp'], { cwd: dir, timeout: 120_000 });
-  } catch (e) {
-    return { exitCode: 1, stdout: '', stderr: (e as { stderr?: string }).stderr ?? '', timedOut: false, compileFailed: true };
-  }
-  return new Promise((resolve, reject) => {
-    const child = spawn('./test', [], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const signals: Record<string, number> = { SIGABRT: 6, SIGFPE: 8, SIGSEGV: 11 };
-      resolve({ exitCode: code ?? 128 + (signals[signal ?? ''] ?? 1), stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), timedOut: false });
-    });
-  });
-}
+const gxx = (program: string) => native.run(program);
 
 const HEAD = '#include <bits/stdc++.h>\nusing namespace std;\n';
 
