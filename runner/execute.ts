@@ -55,7 +55,8 @@ function nodeModulesWithTsx(): string | null {
   }
 }
 
-export class LanguageExecutor {
+/** Runs one spliced program with its language's toolchain in the sandbox (not an `Executor`: it reports the official steps, and the server judges them). */
+export class ToolchainRunner {
   private readonly info = new Map<LanguageId, LanguageInfo>();
   private readonly warm = new Map<LanguageId, Promise<Bind>>();
   private readonly cacheRoot: string;

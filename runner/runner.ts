@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { LanguageExecutor, toolchainBinds } from './execute';
+import { ToolchainRunner, toolchainBinds } from './execute';
 import { detectIsolation, type Sandbox } from './sandbox';
 import { createRunnerServer, type RunnerServer } from './server';
 
@@ -86,7 +86,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv, argv: string[]): R
 }
 
 export interface PreparedExecutor {
-  executor: LanguageExecutor;
+  executor: ToolchainRunner;
   sandbox: Sandbox;
   /** Resolves when every toolchain has been probed. */
   ready: Promise<void>;
@@ -106,7 +106,7 @@ export async function prepareExecutor(config: Pick<RunnerConfig, 'sandboxMode' |
       'or set RUNNER_ALLOW_UNSANDBOXED=1 to run anyway on a machine that holds nothing of value.',
     );
   }
-  const executor = new LanguageExecutor(sandbox, { cacheDir: config.cacheDir });
+  const executor = new ToolchainRunner(sandbox, { cacheDir: config.cacheDir });
   const ready = executor.probe(binds);
   return { executor, sandbox, ready, failures };
 }

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HealthResponse, LanguagesResponse, SubmitRequest } from '../runtimes/remote/protocol';
-import type { LanguageExecutor } from './execute';
+import type { ToolchainRunner } from './execute';
 import { acceptedHosts, guardRequest } from './guard';
 import { authorized, corsHeaders, readBody, sendFailure, sendJson, sendPreflight } from './http';
 import { Limiter } from './limiter';
@@ -17,7 +17,7 @@ import { Upstream } from './upstream';
 
 export interface RunnerOptions {
   /** Sandbox mode: runs programs here. */
-  executor?: LanguageExecutor;
+  executor?: ToolchainRunner;
   /** Resolves when the executor has probed its languages. */
   ready?: Promise<void>;
   /** Proxy mode: forwards /submit and /splice_code to this base URL. */

@@ -6,12 +6,12 @@
 import { normalizeLanguage, type LanguageId, type Outcome } from '../src/contracts';
 import { judgeRun, languageRule, precheckProgram, spliceProgram } from '../src/core/rules';
 import type { ResponseExtensions, SubmitRequest, SubmitResponse } from '../runtimes/remote/protocol';
-import { UnavailableError, type LanguageExecutor, type RunReport } from './execute';
+import { UnavailableError, type ToolchainRunner, type RunReport } from './execute';
 import { QueueFullError, type Limiter } from './limiter';
 import { SandboxError } from './sandbox';
 
 export interface SubmitContext {
-  executor: LanguageExecutor;
+  executor: ToolchainRunner;
   /** Resolves when the executor has probed its languages. */
   ready?: Promise<void>;
   limiter: Limiter;
