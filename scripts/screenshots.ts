@@ -70,6 +70,10 @@ try {
   await progress(page, 'done').waitFor({ timeout: 240_000 });
   console.log(`page: ${await readPass1(page)}`);
   await shot(page, 'screenshot-results', 'run-controls');
+  // The same results on a phone, 390 px wide: nothing scrolls sideways (tests/e2e/a11y.test.ts).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'screenshot-phone', 'run-controls');
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // A failing problem: the first RUNTIME_ERROR (a failed assert, SPEC §4), scrolled to the run that failed.
   await page.getByTestId('outcome-filter-RUNTIME_ERROR').click();
