@@ -187,10 +187,11 @@ describe('accessibility and small screens', () => {
     it(`draws each chart at its container's width with no text under 11 px, at ${width} px`, async () => {
       await page.setViewportSize({ width, height: 900 });
       const charts = page.getByTestId('chart');
-      // Redrawn for the new width: wait until each SVG's width matches its box.
+      // Redrawn for the new width: wait until each SVG is drawn (its viewBox, in user units) at its
+      // box's width. The old drawing, merely shrunk by CSS, already matches the box on screen.
       await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="chart"] .plot')].every((host) => {
         const svg = host.querySelector('svg');
-        return !!svg && Math.abs(svg.getBoundingClientRect().width - host.clientWidth) <= 2;
+        return !!svg && Math.abs((svg.viewBox.baseVal?.width || 0) - host.clientWidth) <= 2;
       }), undefined, { timeout: 10_000, polling: 100 }).catch(() => undefined);
       const measured = await charts.evaluateAll((figures) => figures.map((figure) => {
         const host = figure.querySelector<HTMLElement>('.plot')!;
