@@ -34,7 +34,7 @@ import exceptionsSource from './exceptions.cpp?raw';
 import { GXX_HEADERS, REMOVED_FEATURE_FLAGS, libstdcxxDecline } from './headers';
 import glibcRandSource from './glibc-rand.c?raw';
 import { toLP64 } from './lp64';
-import { OutputCapture } from '../host/output';
+import { declinedRun, OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
 import type { LanguageRuntime, RunResult } from '../../src/contracts';
 
@@ -119,7 +119,7 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
       const lp64 = missing ? { declined: missing } : toLP64(original);
       if ('declined' in lp64) {
         lastCompileMs = 0;
-        return { exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: performance.now() - started, declined: lp64.declined };
+        return declinedRun(lp64.declined, performance.now() - started);
       }
       const program = lp64.program;
       const stdout = new OutputCapture();

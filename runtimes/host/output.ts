@@ -1,4 +1,5 @@
-/** Output capping inside runtimes: at most OUTPUT_LIMIT characters of a stream, with a visible mark where it was cut. */
+/** Output capping inside runtimes: at most OUTPUT_LIMIT characters of a stream, with a visible mark where it was cut; and the result of a declined program. */
+import type { RunResult } from '../../src/contracts';
 
 /** Keeps at most `limit` characters of a stream, marking the cut. */
 export const OUTPUT_LIMIT = 1 << 20;
@@ -62,4 +63,9 @@ export class OutputCapture {
     // Bytes dropped undecoded are counted as bytes (the characters cut from a last chunk with them).
     return text + truncationMark(this.droppedChars + this.droppedBytes, this.droppedBytes ? 'bytes' : 'characters');
   }
+}
+
+/** The result of a program the runtime declined to run (RunResult `declined`: not a verdict). */
+export function declinedRun(why: string, durationMs = 0): Omit<RunResult, 'runtime'> {
+  return { exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs, declined: why };
 }

@@ -17,7 +17,7 @@ import { loadPyodide, type PyodideInterface } from 'pyodide';
 import { pythonDecline } from './decline';
 import harness from './harness.py?raw';
 import { InterpreterSnapshot, type PyodideModule } from './snapshot';
-import { OutputCapture } from '../host/output';
+import { declinedRun, OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
 
 /** Pyodide's files by name (pyodide.asm.js, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json). */
@@ -88,7 +88,7 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
     description,
     async run(program) {
       const declined = pythonDecline(program);
-      if (declined) return { exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: 0, declined };
+      if (declined) return declinedRun(declined);
       stdout = new OutputCapture();
       stderr = new OutputCapture();
       decoder.out = new TextDecoder();

@@ -36,7 +36,7 @@ import harness from './harness.rb?raw';
 import ruby30 from './ruby30.rb?raw';
 import threads from './threads.rb?raw';
 import { packageVersion } from '../package-versions';
-import { OutputCapture } from '../host/output';
+import { declinedRun, OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
 
 /** The one file the runtime needs: `@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm`. */
@@ -222,7 +222,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<La
     description: `ruby.wasm ${packageVersion('@ruby/3.4-wasm-wasi')} (CRuby ${rubyVersion})`,
     async run(program) {
       const declined = rubyDecline(program);
-      if (declined) return { exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: 0, declined };
+      if (declined) return declinedRun(declined);
       const started = performance.now();
       const stdout = new OutputCapture();
       const stderr = new OutputCapture();
