@@ -9,7 +9,7 @@ import { buildManifest } from '../core/manifest';
 import { summarize } from '../core/metrics';
 import { firstAttempts, pass1ByTurn, passAtK, reportedKs } from '../core/passk';
 import { SYSTEM_PROMPT } from '../core/prompt';
-import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, type LoadedDataset } from '../core/records';
+import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, subsetMembers, type LoadedDataset } from '../core/records';
 import { AuthenticationError, type AnswerSource, type Problem } from '../contracts';
 import { samplePerStratum, type SubsetPlan } from '../core/sample';
 import { uncertainty, uncertaintyLines } from '../core/uncertainty';
@@ -92,7 +92,7 @@ async function main(options: CliOptions): Promise<void> {
   // A subset is drawn from the filtered file; its strata sizes there weight the full-benchmark estimate.
   let subset: SubsetPlan | undefined;
   if (options.sample) ({ problems, plan: subset } = samplePerStratum(problems, options.sample));
-  const lite = options.lite ? new Set(parse(await readText(options.lite), options.lite).problems.map((p) => p.id)) : undefined;
+  const lite = options.lite ? subsetMembers(parse(await readText(options.lite), options.lite).problems) : undefined;
   if (lite && !lite.size) throw new DataError(`${options.lite} holds no valid AutoCodeBench records`);
   const { samples, turns } = options;
   const keyed = samples > 1 || turns > 1;

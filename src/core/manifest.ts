@@ -50,7 +50,7 @@ export interface ManifestInput {
   datasetText: string | Uint8Array;
   /** Problems selected for the run. */
   problems: number;
-  selection: { languages: string[]; difficulties: string[]; limit?: number };
+  selection: { languages: string[]; difficulties: string[]; limit?: number; liteOnly?: true };
   /** Records that repeat a question, and what was done with them (absent: not known, e.g. an older stored run). */
   duplicates?: ManifestDuplicates;
   /** A seeded stratified subset (--sample-per-language): its seed, strata sizes and chosen ids. */

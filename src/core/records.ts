@@ -384,14 +384,26 @@ export function formatLoadError(e: LoadError): string {
 export interface ProblemFilter {
   languages?: readonly string[];
   difficulties?: readonly string[];
+  /** Keep only these problem ids (a subset's members, e.g. Lite: subsetMembers). */
+  members?: ReadonlySet<string>;
   /** Keep only the first N after the other filters. */
   limit?: number;
+}
+
+/**
+ * The problems a subset file (e.g. autocodebench_lite.jsonl) holds, by id: records carry no Lite
+ * flag, and ids are hashes of language and question, equal in every copy. The CLI's --lite and
+ * the page's "Lite only" both use this one definition.
+ */
+export function subsetMembers(subset: readonly Problem[]): Set<string> {
+  return new Set(subset.map((p) => p.id));
 }
 
 export function filterProblems(problems: readonly Problem[], filter: ProblemFilter): Problem[] {
   const langs = filter.languages?.length ? new Set(filter.languages.map((l) => normalizeLanguage(l) ?? l)) : null;
   const diffs = filter.difficulties?.length ? new Set(filter.difficulties.map((d) => d.toLowerCase())) : null;
-  const kept = problems.filter((p) => (!langs || langs.has(p.language)) && (!diffs || diffs.has(p.difficulty)));
+  const members = filter.members;
+  const kept = problems.filter((p) => (!langs || langs.has(p.language)) && (!diffs || diffs.has(p.difficulty)) && (!members || members.has(p.id)));
   return filter.limit !== undefined && filter.limit >= 0 ? kept.slice(0, filter.limit) : kept;
 }
 

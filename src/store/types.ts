@@ -115,7 +115,7 @@ export interface RunRecord {
    * (legacy.ts reads those).
    */
   duplicates?: ManifestDuplicates;
-  selection?: { languages: string[]; difficulties: string[]; limit?: number; sample?: SubsetPlan };
+  selection?: { languages: string[]; difficulties: string[]; limit?: number; sample?: SubsetPlan; /** Only the Lite file's problems. */ liteOnly?: true };
 }
 
 /** A model answer, stored before it is evaluated. */

@@ -174,8 +174,15 @@ export async function fetchText(url: string, onProgress: (p: Progress) => void, 
  * with status 200, a repository's web view instead of its raw file) is recognised from its first
  * bytes and reported as such.
  */
-export async function loadDatasetUrl(url: string, onProgress: (p: Progress) => void, signal?: AbortSignal): Promise<HashedDataset> {
+export async function loadDatasetUrl(
+  url: string,
+  onProgress: (p: Progress) => void,
+  signal?: AbortSignal,
+  options: { keepBytes?: boolean } = {},
+): Promise<HashedDataset & { kept?: Uint8Array[] }> {
   const { response } = await open(url, signal);
+  // The bytes as they came, when asked for (a preset keeps them in the browser after the load).
+  const kept: Uint8Array[] | undefined = options.keepBytes ? [] : undefined;
   const html = () => new Error(`Could not load ${url}: the server returned an HTML page, not JSONL (is this the raw file's URL?)`);
   if ((response.headers.get('content-type') ?? '').includes('text/html')) {
     await response.body?.cancel();
@@ -195,6 +202,7 @@ export async function loadDatasetUrl(url: string, onProgress: (p: Progress) => v
           first = false;
           if (looksLikeHtml(new TextDecoder().decode(value.subarray(0, 512)))) throw html();
         }
+        kept?.push(value);
         yield value;
       }
     } finally {
@@ -208,11 +216,25 @@ export async function loadDatasetUrl(url: string, onProgress: (p: Progress) => v
       signal,
       onProgress: (p) => onProgress({ loaded: p.bytes, total, problems: p.problems }),
     });
-    return { ...parsed, sha256: hashed.digest() };
+    return { ...parsed, sha256: hashed.digest(), ...(kept ? { kept } : {}) };
   } catch (e) {
     const error = e as Error;
     if (error.name === 'AbortError' || error.message.startsWith('Could not load')) throw error;
     throw new Error(`Could not load ${url}: the download broke off (${error.message})`);
+  }
+}
+
+/**
+ * The size of the file at `url` from a HEAD request (Content-Length), or null: when the page may
+ * not connect to its host, the server does not say, or the request fails.
+ */
+export async function remoteSize(url: string, signal?: AbortSignal): Promise<number | null> {
+  if (!isConnectAllowed(url)) return null;
+  try {
+    const response = await fetch(url, { method: 'HEAD', signal, credentials: 'omit', referrerPolicy: 'no-referrer' });
+    return response.ok ? knownLength(response) : null;
+  } catch {
+    return null;
   }
 }
 

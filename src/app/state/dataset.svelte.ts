@@ -11,6 +11,7 @@ import { allowConnectOrigin } from '../lib/csp';
 import { plural } from '../lib/format';
 import { BlockedOriginError, loadDatasetFile, loadDatasetUrl, nameFromUrl, type Progress } from '../lib/load';
 import { demoText } from './demo';
+import { PresetStore } from './presets.svelte';
 
 export interface Dataset {
   name: string;
@@ -85,6 +86,10 @@ export class DatasetStore {
   samplePerLanguage = $state<number | null>(null);
   sampleSeed = $state(1);
   samplePerDifficulty = $state(false);
+  /** Only the problems the Lite file holds (when it is known and this file holds others too). */
+  liteOnly = $state(false);
+  /** The official datasets, one click away. */
+  readonly presets: PresetStore;
   loading = $state<{ what: string; progress: Progress } | null>(null);
   loadError = $state<string | null>(null);
   /** The origin whose connection the page's policy refused in the last load, if that was the cause. */
@@ -102,6 +107,7 @@ export class DatasetStore {
     private readonly onUse: (dataset: Dataset) => void,
   ) {
     this.languages = this.defaultLanguages(this.current);
+    this.presets = new PresetStore(this);
     this.resumePendingLoad();
   }
 
@@ -134,6 +140,19 @@ export class DatasetStore {
     return { selected, left };
   }
 
+  /** The Lite file's ids when "Lite only" can apply here: the file holds some of them, and others. */
+  get liteMembers(): ReadonlySet<string> | null {
+    const members = this.presets.liteMembers;
+    if (!members) return null;
+    const inLite = this.current.problems.filter((p) => members.has(p.id)).length;
+    return inLite > 0 && inLite < this.current.problems.length ? members : null;
+  }
+
+  /** The "Lite only" filter in force, if any. */
+  private get members(): ReadonlySet<string> | undefined {
+    return (this.liteOnly && this.liteMembers) || undefined;
+  }
+
   /** The problems a run would evaluate now. */
   selection = $derived.by(() => {
     const all = this.current.languageCounts.map(([l]) => l);
@@ -141,7 +160,7 @@ export class DatasetStore {
     const difficulties = this.difficulties.length === DIFFICULTIES.length ? undefined : this.difficulties;
     // A language or difficulty filter with nothing ticked selects nothing.
     if (languages?.length === 0 || difficulties?.length === 0) return [];
-    return this.subset?.problems ?? filterProblems(applyDuplicateChoice(this.current.problems, this.current.duplicates, this.duplicateChoice), { languages, difficulties, limit: this.limit ?? undefined });
+    return this.subset?.problems ?? filterProblems(applyDuplicateChoice(this.current.problems, this.current.duplicates, this.duplicateChoice), { languages, difficulties, members: this.members, limit: this.limit ?? undefined });
   });
 
   /** The stratified sample and its plan when "per language" is set (the "first N" limit does not apply then). */
@@ -151,7 +170,7 @@ export class DatasetStore {
     const languages = this.languages.length === all.length ? undefined : this.languages;
     const difficulties = this.difficulties.length === DIFFICULTIES.length ? undefined : this.difficulties;
     if (languages?.length === 0 || difficulties?.length === 0) return null;
-    return samplePerStratum(filterProblems(applyDuplicateChoice(this.current.problems, this.current.duplicates, this.duplicateChoice), { languages, difficulties }), { perStratum: this.samplePerLanguage, seed: this.sampleSeed, byDifficulty: this.samplePerDifficulty });
+    return samplePerStratum(filterProblems(applyDuplicateChoice(this.current.problems, this.current.duplicates, this.duplicateChoice), { languages, difficulties, members: this.members }), { perStratum: this.samplePerLanguage, seed: this.sampleSeed, byDifficulty: this.samplePerDifficulty });
   });
 
   /** How many records the duplicate choice drops. */
@@ -169,21 +188,27 @@ export class DatasetStore {
   async loadUrl(url: string): Promise<void> {
     url = url.trim();
     if (!url || this.loading) return;
-    this.lastUrl = url;
-    await this.load(url, (signal, onProgress) => loadDatasetUrl(url, onProgress, signal), nameFromUrl(url));
+    const preset = this.presets.forUrl(url);
+    if (preset) return this.presets.load(preset);
+    await this.loadWith(url, nameFromUrl(url), (signal, onProgress) => loadDatasetUrl(url, onProgress, signal));
   }
 
   async loadFile(file: File): Promise<void> {
-    if (this.loading) return;
-    this.lastUrl = null;
-    await this.load(file.name, (signal, onProgress) => loadDatasetFile(file, onProgress, signal), file.name);
+    await this.loadWith(file.name, file.name, (signal, onProgress) => loadDatasetFile(file, onProgress, signal));
   }
 
-  private async load(
+  /**
+   * Loads a dataset through `read` (a file, a URL, a kept copy) with progress and errors shown;
+   * `loaded` runs once it is in use (a preset keeps its file then).
+   */
+  async loadWith<T extends LoadedDataset & { bytes: number; sha256?: string }>(
     what: string,
-    read: (signal: AbortSignal, onProgress: (p: Progress) => void) => Promise<LoadedDataset & { bytes: number; sha256?: string }>,
     name: string,
+    read: (signal: AbortSignal, onProgress: (p: Progress) => void) => Promise<T>,
+    loaded?: (dataset: Dataset, parsed: T) => unknown,
   ): Promise<void> {
+    if (this.loading) return;
+    this.lastUrl = /^https?:/i.test(what) ? what : null;
     this.loadError = null;
     this.loadBlockedOrigin = null;
     this.loadController = new AbortController();
@@ -192,7 +217,9 @@ export class DatasetStore {
       const parsed = await read(this.loadController.signal, (progress) => {
         this.loading = { what, progress };
       });
-      this.useDataset(describeDataset(name, what, parsed, parsed.bytes, parsed.sha256));
+      const dataset = describeDataset(name, what, parsed, parsed.bytes, parsed.sha256);
+      this.useDataset(dataset);
+      await loaded?.(dataset, parsed);
     } catch (e) {
       const error = e as Error;
       this.loadError = error.name === 'AbortError' ? `Loading ${what} was cancelled` : error.message;

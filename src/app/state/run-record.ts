@@ -41,6 +41,7 @@ export function newRunRecord(problems: readonly Problem[], source: RunSource, da
       difficulties: [...data.difficulties],
       ...(data.limit !== null && !data.subset ? { limit: data.limit } : {}),
       ...(data.subset ? { sample: data.subset.plan } : {}),
+      ...(data.liteOnly && data.liteMembers ? { liteOnly: true as const } : {}),
     },
   };
 }
