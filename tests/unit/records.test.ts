@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
 import { acceptedLanguages, LANGUAGE_IDS } from '../../src/contracts';
-import { DatasetStreamParser, filterProblems, formatLoadError, MAX_LISTED_ERRORS, parseDataset } from '../../src/core/records';
+import { DatasetStreamParser, filterProblems, formatLoadError, MAX_LISTED_ERRORS, parseDataset, subsetMembers } from '../../src/core/records';
 import { parseAnswers, replayAnswersModel, replayOwnOutputModel } from '../../src/models/replay';
 import { canonicalModel } from '../../src/models/canonical';
 
@@ -118,6 +118,20 @@ describe('loading JSONL records', () => {
     expect(filterProblems(problems, { difficulties: ['HARD'] }).map((p) => p.record.question)).toEqual(['3', '5']);
     expect(filterProblems(problems, { languages: ['python'], limit: 2 }).map((p) => p.record.question)).toEqual(['1', '3']);
     expect(filterProblems(problems, { limit: 0 })).toEqual([]);
+  });
+
+  it('keeps a subset file\'s problems (Lite) by id: the same question in another file, in any order', () => {
+    const { problems } = parseDataset([record({ question: '1' }), record({ question: '2', language: 'typescript' }), record({ question: '3' }), record({ question: '4', language: 'typescript' })].join('\n'));
+    // The "Lite file": two of the questions, in another order, one with another difficulty label
+    // (ids are hashes of language and question only), and a question the full file lacks.
+    const lite = parseDataset([record({ question: '3', difficulty: 'hard' }), record({ question: '2', language: 'typescript' }), record({ question: 'not in full' })].join('\n')).problems;
+    const members = subsetMembers(lite);
+    expect(members.size).toBe(3);
+    expect(filterProblems(problems, { members }).map((p) => p.record.question)).toEqual(['2', '3']);
+    expect(filterProblems(problems, { members, languages: ['python'] }).map((p) => p.record.question)).toEqual(['3']);
+    expect(filterProblems(problems, { members, limit: 1 }).map((p) => p.record.question)).toEqual(['2']);
+    // The same question in another language is another problem.
+    expect(filterProblems(problems, { members: subsetMembers(parseDataset(record({ question: '1', language: 'ruby' })).problems) })).toEqual([]);
   });
 });
 
