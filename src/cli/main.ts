@@ -12,7 +12,7 @@ import { SYSTEM_PROMPT } from '../core/prompt';
 import { applyDuplicateChoice, DuplicateIdError, filterProblems, formatDuplicates, formatLoadError, parseDataset, subsetMembers, type LoadedDataset } from '../core/records';
 import { AuthenticationError, type AnswerSource, type Problem } from '../contracts';
 import { samplePerStratum, type SubsetPlan } from '../core/sample';
-import { uncertainty, uncertaintyLines } from '../core/uncertainty';
+import { passAtKIntervals, uncertainty, uncertaintyLines } from '../core/uncertainty';
 import { chainKey } from '../core/chains';
 import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
 import { meteredModel, type Meter } from '../models/meter';
@@ -212,6 +212,7 @@ async function main(options: CliOptions): Promise<void> {
           turns,
           feedback: options.feedback,
           passk: samples > 1 ? reportedKs(samples).map((k) => passAtK(results, k, { turn: turns })) : [],
+          passkIntervals: samples > 1 ? reportedKs(samples).map((k) => passAtKIntervals(results, k, turns)) : [],
           byTurn: pass1ByTurn(results, turns),
         },
       } : {}),

@@ -4,7 +4,7 @@ import { OUTCOME_ORDER } from '../core/breakdown';
 import { LANGUAGE_NAMES, type LanguageId } from '../contracts';
 import { formatPass1, formatPercent, type Summary } from '../core/metrics';
 import { metricLines, type PassAtK, type TurnLine } from '../core/passk';
-import { wilson } from '../core/stats';
+import { wilson, type Interval } from '../core/stats';
 import { formatRange } from '../core/uncertainty';
 
 /** What a run with several samples or turns adds to the report. */
@@ -14,6 +14,8 @@ export interface MultiFigures {
   feedback: string;
   /** pass@k for the printed ks (sample verdicts after the last turn). */
   passk: PassAtK[];
+  /** pass@k's bootstrap intervals (src/core/uncertainty.ts: passAtKIntervals), one per printed k. */
+  passkIntervals?: Array<{ k: number; overall: Interval; perLanguage: ReadonlyMap<LanguageId, Interval> }>;
   byTurn: { overall: TurnLine[]; perLanguage: Array<{ language: LanguageId; turns: TurnLine[] }> };
 }
 
@@ -38,7 +40,9 @@ export function formatReport(summary: Summary, mode: string, extras: ReportExtra
   const outcomes = OUTCOME_ORDER.filter((o) => summary.outcomes[o]);
   const turnColumns = multi && multi.turns > 1 ? multi.byTurn.overall.slice(1).map((t) => t.turn) : [];
   const kColumns = multi && multi.samples > 1 ? multi.passk : [];
-  const header = ['language', 'passed/total', 'Pass@1', ...turnColumns.map((t) => `turn ${t}`), ...kColumns.map((p) => `pass@${p.k}`), ...outcomes, '95% CI'];
+  // pass@k's intervals go last, after Pass@1's: the columns before them keep their places.
+  const kIntervals = multi && multi.samples > 1 ? (multi.passkIntervals ?? []) : [];
+  const header = ['language', 'passed/total', 'Pass@1', ...turnColumns.map((t) => `turn ${t}`), ...kColumns.map((p) => `pass@${p.k}`), ...outcomes, '95% CI', ...kIntervals.map((p) => `pass@${p.k} CI`)];
   const rows = summary.perLanguage.map((l) => {
     const turnsOf = multi?.byTurn.perLanguage.find((x) => x.language === l.language)?.turns ?? [];
     return [
@@ -49,6 +53,7 @@ export function formatReport(summary: Summary, mode: string, extras: ReportExtra
       ...kColumns.map((p) => formatPercent(p.perLanguage.find((x) => x.language === l.language)?.value ?? NaN)),
       ...outcomes.map((o) => String(l.outcomes[o] ?? 0)),
       ciOf(l),
+      ...kIntervals.map((p) => formatRange(p.perLanguage.get(l.language) ?? { low: NaN, high: NaN })),
     ];
   });
   rows.push([
@@ -59,6 +64,7 @@ export function formatReport(summary: Summary, mode: string, extras: ReportExtra
     ...kColumns.map((p) => formatPercent(p.value)),
     ...outcomes.map((o) => String(summary.outcomes[o] ?? 0)),
     ciOf(summary),
+    ...kIntervals.map((p) => formatRange(p.overall)),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

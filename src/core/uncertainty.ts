@@ -3,6 +3,7 @@
  * Wilson interval of Pass@1, the full-benchmark estimate of a stratified subset, and bootstrap
  * intervals for pass@k. Formulas in ./stats.ts.
  */
+import type { LanguageId } from '../contracts';
 import { summarize } from './metrics';
 import { firstAttempts, passAtKValues } from './passk';
 import type { AttemptResult } from './results';
@@ -58,11 +59,28 @@ export function uncertainty(results: readonly AttemptResult[], options: { plan?:
   return {
     pass1: pass1Interval(results),
     ...(options.plan ? { estimate: fullSetEstimate(results, options.plan) } : {}),
-    passk: (options.ks ?? []).map((k) => {
-      const values = passAtKValues(results, k, options.turn);
-      const value = values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
-      return { k, value, problems: values.length, ...bootstrapMean(values, { resamples: BOOTSTRAP_RESAMPLES, seed: BOOTSTRAP_SEED }) };
-    }),
+    passk: (options.ks ?? []).map((k) => passAtKInterval(results, k, options.turn)),
+  };
+}
+
+/** pass@k over these results' problems with its percentile bootstrap interval (resampling problems). */
+function passAtKInterval(results: readonly AttemptResult[], k: number, turn?: number): Interval & { k: number; value: number; problems: number } {
+  const values = passAtKValues(results, k, turn);
+  const value = values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
+  return { k, value, problems: values.length, ...bootstrapMean(values, { resamples: BOOTSTRAP_RESAMPLES, seed: BOOTSTRAP_SEED }) };
+}
+
+/**
+ * pass@k's bootstrap interval overall and per language (each over that language's problems, same
+ * resamples and seed), for the per-language tables of the CLI and the page.
+ */
+export function passAtKIntervals(results: readonly AttemptResult[], k: number, turn?: number): { k: number; overall: Interval; perLanguage: Map<LanguageId, Interval> } {
+  const byLanguage = new Map<LanguageId, AttemptResult[]>();
+  for (const r of results) byLanguage.set(r.language, [...(byLanguage.get(r.language) ?? []), r]);
+  return {
+    k,
+    overall: passAtKInterval(results, k, turn),
+    perLanguage: new Map([...byLanguage].map(([language, own]) => [language, passAtKInterval(own, k, turn)])),
   };
 }
 

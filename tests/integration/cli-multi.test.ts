@@ -95,6 +95,7 @@ describe('recorded answers with samples and turns', () => {
     expect(printed, run.stdout + run.stderr).toContain(`pass@1: ${pct(expected.pass1)}`);
     expect(printed).toContain(`pass@5: ${pct(expected.pass5)}`);
     expect(printed.filter((l) => l.startsWith('pass@'))).toHaveLength(2);
+    expect(printed.find((l) => l.startsWith('language '))?.trim().split(/\s{2,}/).slice(-2)).toEqual(['pass@1 CI', 'pass@5 CI']);
     expect(printed.filter((l) => l.startsWith('Pass@1 after turn'))).toEqual(expected.turns.map((v, i) => `Pass@1 after turn ${i + 1}: ${pct(v)}`));
     const first = ids.filter((id) => passedBy(id, 0, 1)).length;
     expect(printed.at(-1)).toBe(`Pass@1: ${pct(first / ids.length)} (${first}/${ids.length})`);
@@ -105,6 +106,14 @@ describe('recorded answers with samples and turns', () => {
       const turn = (t: number) => pct(own.filter((id) => passedBy(id, 0, t)).length / own.length);
       const row = printed.find((l) => l.startsWith(name + ' '))!.trim().split(/\s+/);
       expect(row.slice(2, 7)).toEqual([turn(1), turn(2), turn(3), pct(passAtKByHand(own, 5, 1, 3)), pct(passAtKByHand(own, 5, 5, 3))]);
+      // pass@1 and pass@5 bootstrap intervals close the row, each around the language's figure by hand.
+      const [ci1, ci5] = row.slice(-2).map((c) => c.replace('%', '').split('–').map(Number) as [number, number]);
+      for (const [[low, high], k] of [[ci1!, 1], [ci5!, 5]] as const) {
+        const value = passAtKByHand(own, 5, k, 3) * 100;
+        expect(low, `${name} pass@${k}`).toBeLessThanOrEqual(value + 0.05);
+        expect(high, `${name} pass@${k}`).toBeGreaterThanOrEqual(value - 0.05);
+        expect(high - low, `${name} pass@${k}`).toBeLessThanOrEqual(100);
+      }
     }
 
     // --out: one line per (problem, sample, turn) asked, in order, each naming its sample and turn.

@@ -5,6 +5,7 @@ import {
   curveKs, firstAttempts, formatPassAtK, formatTurn, pass1ByTurn, passAtK, passAtKEstimate, reportedKs, sampleVerdictAt,
 } from '../../src/core/passk';
 import type { AttemptResult, Verdict } from '../../src/core/results';
+import { formatRange, passAtKIntervals, uncertainty } from '../../src/core/uncertainty';
 
 /** C(n, k) exactly, with BigInt: an independent check of the product form. */
 function binomial(n: number, k: number): bigint {
@@ -149,5 +150,32 @@ describe('Pass@1 after each turn', () => {
     expect(sampleVerdictAt([r('G', 'python', 0, 1, 'failed')], 3)).toBe('failed');
     expect(sampleVerdictAt([r('H', 'python', 0, 2, 'passed')], 2)).toBe('excluded');
     expect(sampleVerdictAt([], 1)).toBe('excluded');
+  });
+});
+
+describe('pass@k intervals per language (bootstrap over each language\'s problems)', () => {
+  // A (python): n=5, c=2 → pass@1 0.4, pass@5 1. B (python): n=4 (one infra_error), c=0 → pass@1 0;
+  // too few samples for pass@5. C (javascript): 5 of 5 → 1. U: unsupported, not counted.
+  const results = [
+    ...(['passed', 'failed', 'failed', 'passed', 'failed'] as Verdict[]).map((v, s) => r('PA', 'python', s, 1, v)),
+    ...(['failed', 'failed', 'failed', 'infra_error', 'failed'] as Verdict[]).map((v, s) => r('PB', 'python', s, 1, v)),
+    ...[0, 1, 2, 3, 4].map((s) => r('PC', 'javascript', s, 1, 'passed')),
+    ...[0, 1, 2, 3, 4].map((s) => r('PU', 'javascript', s, 1, 'unsupported')),
+  ];
+
+  it('spans the resampled means of each language\'s values', () => {
+    const k1 = passAtKIntervals(results, 1);
+    // Python's values are 0.4 and 0: a resample of both is 0 or 0.4 with chance 1/4 each, far
+    // beyond the 2.5% tails, so the interval is exactly 0–0.4.
+    expect(formatRange(k1.perLanguage.get('python')!)).toBe('0.0–40.0%');
+    // JavaScript has one counted problem that always passes (U is not counted).
+    expect(formatRange(k1.perLanguage.get('javascript')!)).toBe('100.0–100.0%');
+    // The overall interval is the one the `95% CI of pass@1` line prints.
+    const line = uncertainty(results, { ks: [1] }).passk[0]!;
+    expect(k1.overall).toMatchObject({ low: line.low, high: line.high });
+    expect(k1.overall.low).toBeLessThanOrEqual(1.4 / 3);
+    expect(k1.overall.high).toBeGreaterThanOrEqual(1.4 / 3);
+    // pass@5: B has 4 counted samples and is left out; A and C both reach 1.
+    expect(formatRange(passAtKIntervals(results, 5).perLanguage.get('python')!)).toBe('100.0–100.0%');
   });
 });

@@ -8,7 +8,8 @@ import type { LanguageId } from '../../contracts';
 import { metricLines as linesOf, pass1ByTurn, passAtK, reportedKs } from '../../core/passk';
 import type { AttemptResult } from '../../core/results';
 import type { SubsetPlan } from '../../core/sample';
-import { uncertainty, uncertaintyLines } from '../../core/uncertainty';
+import type { Interval } from '../../core/stats';
+import { passAtKIntervals, uncertainty, uncertaintyLines } from '../../core/uncertainty';
 
 export interface RunShape {
   samples: number;
@@ -43,6 +44,8 @@ export interface ExtraColumn {
   title: string;
   perLanguage: Map<LanguageId, number>;
   overall: number;
+  /** pass@k's 95% bootstrap intervals (as the CLI's `pass@k CI` columns). */
+  intervals?: { perLanguage: ReadonlyMap<LanguageId, Interval>; overall: Interval };
 }
 
 /**
@@ -65,11 +68,13 @@ export function languageColumns(results: readonly AttemptResult[], shape: RunSha
   if (shape.samples > 1) {
     for (const k of reportedKs(shape.samples)) {
       const p = passAtK(results, k, { turn: shape.turns });
+      const ci = passAtKIntervals(results, k, shape.turns);
       columns.push({
         header: `pass@${k}`,
         title: `pass@${k} over ${shape.samples} samples per problem (unbiased estimator)`,
         perLanguage: new Map(p.perLanguage.map((l) => [l.language, l.value])),
         overall: p.value,
+        intervals: { perLanguage: ci.perLanguage, overall: ci.overall },
       });
     }
   }
