@@ -17,7 +17,7 @@ import type { DuplicateChoice } from './records';
 import type { AttemptResult } from './results';
 import type { SubsetPlan } from './sample';
 import { wilson } from './stats';
-import { fullSetEstimate, uncertainty, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from './uncertainty';
+import { fullSetEstimate, passAtKIntervals, uncertainty, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from './uncertainty';
 
 export const BENCHTOP_VERSION: string = version;
 
@@ -101,6 +101,7 @@ export function buildManifest(input: ManifestInput): RunManifest {
   const turns = pass1ByTurn(results, s.turns);
   const official = s.systemPrompt === SYSTEM_PROMPT;
   const u = uncertainty(results, { ks, turn: s.turns });
+  const passkIntervals = ks.map((k) => passAtKIntervals(results, k, s.turns));
   const plan = input.sample;
   const estimate = plan ? fullSetEstimate(results, plan) : undefined;
   return {
@@ -154,9 +155,10 @@ export function buildManifest(input: ManifestInput): RunManifest {
         total: l.total,
         pass1: figure(l.pass1),
         ci95: wilsonCi(l.passed, l.total),
-        pass_at_k: passk.map((p) => {
+        pass_at_k: passk.map((p, i) => {
           const line = p.perLanguage.find((x) => x.language === l.language);
-          return { k: p.k, value: figure(line?.value ?? NaN), problems: line?.problems ?? 0, left_out: line?.leftOut ?? 0 };
+          const interval = passkIntervals[i]!.perLanguage.get(l.language);
+          return { k: p.k, value: figure(line?.value ?? NaN), ci95: interval ? ci(interval) : null, problems: line?.problems ?? 0, left_out: line?.leftOut ?? 0 };
         }),
         pass1_by_turn: (turns.perLanguage.find((x) => x.language === l.language)?.turns ?? []).map((t) => ({ turn: t.turn, passed: t.passed, total: t.total, value: figure(t.pass1) })),
       })),

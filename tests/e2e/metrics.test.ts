@@ -181,7 +181,7 @@ describe('pass@k, refinement, charts and the leaderboard in Chromium', () => {
     }
     // The refinement curve's table holds the per-turn figures the summary printed.
     const refinement = page.locator('[data-testid="chart"][data-chart="refinement"]');
-    const values = (await refinement.locator('[data-testid="chart-table"] tbody tr td:last-child').allTextContents()).map((t) => t.trim());
+    const values = (await refinement.locator('[data-testid="chart-table"] tbody tr td:nth-child(3)').allTextContents()).map((t) => t.trim());
     expect(values).toEqual(cliLines.filter((l) => l.startsWith('Pass@1 after turn')).map((l) => l.split(': ')[1]));
     // Bars: one per language in the per-language chart.
     const bars = await page.locator('[data-testid="chart"][data-chart="languages"] svg.drawn g[aria-label="bar"] rect').count();

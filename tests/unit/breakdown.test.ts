@@ -62,6 +62,14 @@ describe('the manifest', () => {
     // Bootstrap over the values 0.5, 1, 1: a resample is all 0.5 with chance 1/27 (3.7% > 2.5%) and
     // all 1 with chance 8/27, so the percentile interval is [0.5, 1]; one value gives [1, 1].
     expect(m.figures.pass_at_k).toEqual([{ k: 1, value: 0.833333, ci95: [0.5, 1], problems: 3, left_out: 1 }, { k: 2, value: 1, ci95: [1, 1], problems: 1, left_out: 3 }]);
+    // Per language, each over its own problems: Python's values 0.5 (a) and 1 (b) give [0.5, 1] (a
+    // resample of both is all 0.5 or all 1 with chance 1/4 each); JavaScript has c alone (d left out).
+    // pass@2: only a (Python) has two samples; JavaScript has no interval.
+    const perLanguage = m.figures.per_language as Array<{ language: string; pass_at_k: Array<{ k: number; ci95: unknown }> }>;
+    expect(Object.fromEntries(perLanguage.map((l) => [l.language, l.pass_at_k.map((p) => [p.k, p.ci95])]))).toEqual({
+      python: [[1, [0.5, 1]], [2, [1, 1]]],
+      javascript: [[1, [1, 1]], [2, null]],
+    });
   });
   it('includes a system prompt that is not the official one', () => {
     expect(buildManifest({ ...base, settings: { ...base.settings, systemPrompt: 'mine' } }).settings).toMatchObject({ system_prompt: 'mine', system_prompt_is_official: false });
