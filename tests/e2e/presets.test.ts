@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooseSource, runAndWait, selectLanguages } from '../../src/bench/app-page';
 import { useChromium } from '../support/e2e';
 
 const HUB_PATH = '/datasets/tencent/AutoCodeBenchmark/resolve/main/';
@@ -20,7 +21,10 @@ const fullLines = full.split('\n').filter((l) => l.trim());
 // Every third record: the stand-in Lite file (ids are hashes of language and question, as in the real pair).
 const liteLines = fullLines.filter((_, i) => i % 3 === 0);
 const lite = `${liteLines.join('\n')}\n`;
-const litePython = liteLines.filter((l) => (JSON.parse(l) as { language: string }).language === 'python').length;
+const languageOf = (line: string) => (JSON.parse(line) as { language: string }).language;
+const litePython = liteLines.filter((l) => languageOf(l) === 'python').length;
+const liteJavaScript = liteLines.filter((l) => languageOf(l) === 'javascript').length;
+const fullJavaScript = fullLines.filter((l) => languageOf(l) === 'javascript').length;
 const FILES: Record<string, Buffer> = { 'autocodebench.jsonl': Buffer.from(full), 'autocodebench_lite.jsonl': Buffer.from(lite) };
 /** The page's own unit: KiB with one decimal (src/app/lib/format.ts shows sizes this way). */
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -111,6 +115,21 @@ describe('official dataset presets in Chromium', () => {
     expect(await selected()).toContain(`${litePython} of ${fullLines.length}`);
     await page.getByTestId('filter-lite-only').uncheck();
     expect(await selected()).toContain(`8 of ${fullLines.length}`);
+  });
+
+  it('a run on the full set is broken down into Lite and the rest (the CLI\'s --lite)', { timeout: 300_000 }, async () => {
+    await selectLanguages(page, ['javascript']);
+    await chooseSource(page, { value: 'canonical' });
+    await runAndWait(page);
+    const rows = await page.getByTestId('lite-row').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent!.trim())));
+    expect(rows.map(([label]) => label)).toEqual(['Lite', 'not in Lite']);
+    // Totals from the files themselves; the passes add up to the headline's.
+    const [[, lite], [, rest]] = rows as [[string, string], [string, string]];
+    expect(lite!.split('/')[1]).toBe(String(liteJavaScript));
+    expect(rest!.split('/')[1]).toBe(String(fullJavaScript - liteJavaScript));
+    const headline = /\((\d+)\/(\d+)\)/.exec((await page.getByTestId('pass1').textContent())!)!;
+    expect(Number(lite!.split('/')[0]) + Number(rest!.split('/')[0])).toBe(Number(headline[1]));
+    expect(headline[2]).toBe(String(fullJavaScript));
   });
 
   it('after a reload, loads both files from the kept copies without a request', async () => {
