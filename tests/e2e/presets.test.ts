@@ -7,6 +7,7 @@
  * and percent, the load, a reload that loads from the kept file without a request, "forget", and
  * "Lite only" selecting exactly the Lite file's problems.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,7 +58,7 @@ describe('official dataset presets in Chromium', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     hub = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    ({ page } = await chromium.openApp({ path: `/?dataset-base=${encodeURIComponent(hub + HUB_PATH)}`, viewport: { width: 1280, height: 1000 }, pageErrors }));
+    ({ page } = await chromium.openApp({ path: `/?dataset-base=${encodeURIComponent(hub + HUB_PATH)}`, viewport: { width: 1280, height: 1000 }, acceptDownloads: true, pageErrors }));
     await page.getByTestId('run-button').waitFor();
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -130,6 +131,12 @@ describe('official dataset presets in Chromium', () => {
     const headline = /\((\d+)\/(\d+)\)/.exec((await page.getByTestId('pass1').textContent())!)!;
     expect(Number(lite!.split('/')[0]) + Number(rest!.split('/')[0])).toBe(Number(headline[1]));
     expect(headline[2]).toBe(String(fullJavaScript));
+    // The manifest names the preset's URL and the sha256 of the bytes served.
+    await page.getByTestId('view-runs').click();
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('run-row').first().getByTestId('run-manifest').click()]);
+    const manifest = JSON.parse(readFileSync((await file.path())!, 'utf8')) as { dataset: { source: string; sha256: string } };
+    expect(manifest.dataset).toMatchObject({ source: `${hub}${HUB_PATH}autocodebench.jsonl`, sha256: createHash('sha256').update(FILES['autocodebench.jsonl']!).digest('hex') });
+    await page.getByTestId('view-evaluate').click();
   });
 
   it('after a reload, loads both files from the kept copies without a request', async () => {
