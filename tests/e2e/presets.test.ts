@@ -27,6 +27,16 @@ const litePython = liteLines.filter((l) => languageOf(l) === 'python').length;
 const liteJavaScript = liteLines.filter((l) => languageOf(l) === 'javascript').length;
 const fullJavaScript = fullLines.filter((l) => languageOf(l) === 'javascript').length;
 const FILES: Record<string, Buffer> = { 'autocodebench.jsonl': Buffer.from(full), 'autocodebench_lite.jsonl': Buffer.from(lite) };
+/** Wilson score 95% interval, from its textbook form, as the page prints it ("6.1–79.2%"). */
+function wilsonText(passed: number, n: number): string {
+  const z = 1.959963984540054;
+  const p = passed / n;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = ((z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n)));
+  const low = passed === 0 ? 0 : centre - half;
+  const high = passed === n ? 1 : centre + half;
+  return `${(low * 100).toFixed(1)}–${(high * 100).toFixed(1)}%`;
+}
 /** The page's own unit: KiB with one decimal (src/app/lib/format.ts shows sizes this way). */
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -131,6 +141,9 @@ describe('official dataset presets in Chromium', () => {
     const headline = /\((\d+)\/(\d+)\)/.exec((await page.getByTestId('pass1').textContent())!)!;
     expect(Number(lite!.split('/')[0]) + Number(rest!.split('/')[0])).toBe(Number(headline[1]));
     expect(headline[2]).toBe(String(fullJavaScript));
+    // The per-language chart's data table carries each bar's error bar: Wilson's interval, by hand here.
+    const cells = await page.locator('[data-testid="chart"][data-chart="languages"] [data-testid="chart-table"] tbody tr').last().locator('td').allTextContents();
+    expect(cells.map((c) => c.trim())).toEqual(['Overall', `${headline[1]}/${headline[2]}`, expect.any(String), wilsonText(Number(headline[1]), Number(headline[2]))]);
     // The manifest names the preset's URL and the sha256 of the bytes served.
     await page.getByTestId('view-runs').click();
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('run-row').first().getByTestId('run-manifest').click()]);
