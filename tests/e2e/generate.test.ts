@@ -7,6 +7,7 @@
  *
  * Needs `dist/` (npm test builds it). Uses Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,9 @@ describe('the Generate tab in Chromium', () => {
     await expect.poll(() => first.locator('[data-testid="gen-entry"][data-kind="ask"]').count()).toBeGreaterThanOrEqual(6);
     expect(await first.locator('[data-testid="gen-entry"][data-kind="run"]').count()).toBeGreaterThanOrEqual(5);
     await expect.poll(() => first.textContent()).toContain('@@gen-output ');
+    // The tab as it is now (funnel, an item open) has no WCAG 2.1 A/AA violation axe can find.
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-download-jsonl').click()]);
     const records = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);

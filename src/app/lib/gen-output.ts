@@ -12,7 +12,9 @@ import type { JobSettings } from '../state/generate.svelte';
 export function generatedManifest(job: StoredJob<JobSettings>, funnel: FunnelCounts, outcomes: readonly SeedOutcome[], journal: { entries: number; reused: number }): string {
   const s = job.settings;
   const provider = { preset: s.provider.presetId, ...s.provider.settings };
-  const model = (name: string) => (name.trim() ? { ...provider, model: name.trim() } : null);
+  // Named models are asked on the generator's provider: "<provider>:<name>", as the page asks them.
+  const prefix = s.generatorId.slice(0, s.generatorId.indexOf(':'));
+  const model = (name: string) => (name.trim() ? { id: `${prefix}:${name.trim()}`, ...provider, model: name.trim() } : null);
   return JSON.stringify({
     tool: 'benchtop generate (page)',
     language: s.language,
