@@ -18,6 +18,7 @@ import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 /** Two seeds of the fixture set; clamp's first tests are wrong and are sent back once (the mock's script). */
 const SEEDS = readFileSync('bench-data/gen-seeds/python.jsonl', 'utf8').split('\n').filter(Boolean).slice(0, 2).map((l) => (JSON.parse(l) as { code: string }).code);
 const GEN_TIMEOUT = 240_000;
+const KEY = `sk-gen-e2e-${Math.random().toString(36).slice(2)}-secret`;
 
 describe('the Generate tab in Chromium', () => {
   const chromium = useChromium();
@@ -25,11 +26,34 @@ describe('the Generate tab in Chromium', () => {
   let page: Page;
   const pageErrors: string[] = [];
 
-  const funnelDone = () => page.locator('[data-testid="gen-funnel"][data-state="done"]').waitFor({ timeout: GEN_TIMEOUT });
+  /** Waits until the job shown stops running; it must have ended done, without an error. */
+  async function funnelDone(): Promise<void> {
+    await page.locator('[data-testid="gen-funnel"]:not([data-state="running"])').waitFor({ timeout: GEN_TIMEOUT });
+    expect(await page.getByTestId('gen-error').allTextContents()).toEqual([]);
+    expect(await page.getByTestId('gen-funnel').getAttribute('data-state')).toBe('done');
+  }
   const step = async (id: string) => Number(await page.getByTestId(`gen-step-${id}`).getAttribute('data-count'));
+
+  /** Every job and journal entry the tab stored (IndexedDB `benchtop-generate`), as one JSON text. */
+  const storedText = () => page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('benchtop-generate');
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    const all = (store: string) => new Promise<unknown[]>((resolve) => {
+      const r = db.transaction(store).objectStore(store).getAll();
+      r.onsuccess = () => resolve(r.result);
+    });
+    const text = JSON.stringify([await all('jobs'), await all('entries')]);
+    db.close();
+    return text;
+  });
 
   async function setUp(): Promise<void> {
     await page.getByTestId('view-generate').click();
+    // The seed list outlives a job: start from an empty one.
+    while (await page.getByRole('button', { name: /^Remove / }).count()) await page.getByRole('button', { name: /^Remove / }).first().click();
     for (const seed of SEEDS) {
       await page.getByTestId('gen-snippet').fill(seed);
       await page.getByTestId('gen-add-snippet').click();
@@ -56,10 +80,17 @@ describe('the Generate tab in Chromium', () => {
 
   it('generates from two pasted seeds, shows the funnel, and the set evaluates at 100% with the canonical solutions', { timeout: 420_000 }, async () => {
     await setUp();
-    expect(await page.getByTestId('gen-seed-count').textContent()).toContain('2 of 2 seeds');
+    // A JSONL dropped on the tab adds its records as seeds; a Ruby record is not used for Python.
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['{"language":"ruby","code":"def one\\n  1\\nend\\n"}\n'], 'more.jsonl'));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    await expect.poll(() => page.getByTestId('gen-seed-count').textContent()).toContain('2 of 3 seeds are used for Python');
+    // A key typed into the form goes to the provider only: never into the job, its journal or the manifest.
+    await page.getByTestId('provider-key').fill(KEY);
     await page.getByTestId('gen-start').click();
     await funnelDone();
-    expect(await page.getByTestId('gen-error').count()).toBe(0);
     expect([await step('seeds'), await step('solutions'), await step('tests'), await step('problems'), await step('kept')]).toEqual([2, 2, 2, 2, 2]);
     // Every model request was answered through the page: generator, critic, difficulty (2 samples each).
     expect(mock.stages.filter((s) => s === 'difficulty')).toHaveLength(4);
@@ -88,6 +119,9 @@ describe('the Generate tab in Chromium', () => {
     const [manifestFile] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-download-manifest').click()]);
     const manifest = JSON.parse(readFileSync((await manifestFile.path())!, 'utf8')) as { funnel: { seeds: number; kept: number } };
     expect(manifest.funnel).toMatchObject({ seeds: 2, kept: 2 });
+    expect(readFileSync((await manifestFile.path())!, 'utf8')).not.toContain(KEY);
+    expect(await storedText()).not.toContain(KEY);
+    expect((await storedText()).length).toBeGreaterThan(10_000);
 
     await page.getByTestId('gen-evaluate').click();
     await page.getByTestId('run-button').waitFor();
@@ -107,31 +141,25 @@ describe('the Generate tab in Chromium', () => {
     await setUp();
     // Another critic name: new questions for the mock, so nothing is answered by the first test's job.
     await page.getByTestId('gen-critic-model').fill('mock-critic');
+    await page.getByTestId('provider-key').fill(KEY);
     await page.getByTestId('gen-start').click();
     // Reload once the first seed's solution, tests and statement are asked (and answered).
     await expect.poll(() => mock.bodies.length - before, { timeout: GEN_TIMEOUT, interval: 50 }).toBeGreaterThanOrEqual(4);
     await page.reload();
     await visitApp(page, appOrigin());
     const firstRun = mock.bodies.length;
-    const journalled = await page.evaluate(async () => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open('benchtop-generate');
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      const all = await new Promise<Array<{ type: string }>>((resolve) => {
-        const r = db.transaction('entries').objectStore('entries').getAll();
-        r.onsuccess = () => resolve(r.result as Array<{ type: string }>);
-      });
-      db.close();
-      return all.filter((e) => e.type === 'ask').length;
-    });
+    const [, entries] = JSON.parse(await storedText()) as [unknown[], Array<{ type: string }>];
+    const journalled = entries.filter((e) => e.type === 'ask').length;
     // At most the one question in flight at the reload was asked and not stored.
     expect(firstRun - before - journalled).toBeLessThanOrEqual(1);
     expect(journalled).toBeGreaterThanOrEqual(3);
 
     await page.getByTestId('view-generate').click();
     await page.locator('[data-testid="gen-funnel"][data-state="interrupted"]').waitFor();
+    // The key was kept in memory only: the job waits for it, then continues.
+    await page.getByTestId('gen-continue').click();
+    await expect.poll(() => page.getByTestId('gen-error').textContent()).toContain('Enter your API key for OpenAI');
+    await page.getByTestId('provider-key').fill(KEY);
     await page.getByTestId('gen-continue').click();
     await funnelDone();
     expect(await step('kept')).toBe(2);
