@@ -204,6 +204,7 @@ export class GenerateStore {
         return { ...base, journal };
       };
       const onSeed = (r: SeedResult, index: number) => this.decide(index, r.outcome);
+      // Every seed gets its own journal from contextOf; the funnel's base context never asks.
       const results = await runFunnel({ ...base, journal: store.journal(job.id, '', [], () => {}) }, job.seeds, s.concurrency, onSeed, contextOf);
       // The near-duplicate filter runs after every seed: its drops show now.
       results.forEach((r, i) => this.decide(i, r.outcome));
