@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { AuthenticationError, normalizeLanguage, type LanguageId } from '../contracts';
 import { funnelCounts, runFunnel, summaryLine, type Seed } from '../gen/funnel';
 import { GEN_LANGUAGES } from '../gen/harness';
-import { GenJournal } from '../gen/journal';
+import { FileJournal } from '../gen/journal-file';
 import { GEN_SYSTEM, PROMPT_VERSION, promptHashes } from '../gen/prompts';
 import type { GenContext } from '../gen/stages';
 import { parseProvider, UsageError } from './args';
@@ -119,7 +119,7 @@ async function main(options: GenOptions): Promise<void> {
   if (!options.resume && existsSync(journalPath) && statSync(journalPath).size > 0) {
     throw new UsageError(`${journalPath} holds an earlier run: continue it with --resume, or delete it to start again`);
   }
-  const journal = GenJournal.open(journalPath, options.resume);
+  const journal = FileJournal.open(journalPath, options.resume);
   const executor = await createCliExecutor({ concurrency: options.concurrency, runners: [], log: (l) => console.error(l) });
   const ctx: GenContext = {
     language: options.language, generator: generator.model, critic: critic.model, difficulty: difficulty?.model,

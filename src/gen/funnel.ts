@@ -54,7 +54,8 @@ async function generateOne(ctx: GenContext, seed: Seed): Promise<BenchRecord> {
   };
 }
 
-export async function runFunnel(ctx: GenContext, seeds: readonly Seed[], concurrency: number, onSeed?: (r: SeedResult, index: number) => void): Promise<SeedResult[]> {
+/** `contextOf`: the context of one seed (the page gives each seed a journal of its own, for its item view). */
+export async function runFunnel(ctx: GenContext, seeds: readonly Seed[], concurrency: number, onSeed?: (r: SeedResult, index: number) => void, contextOf: (seed: string, index: number) => GenContext = () => ctx): Promise<SeedResult[]> {
   const results: SeedResult[] = new Array(seeds.length);
   let next = 0;
   const worker = async () => {
@@ -64,7 +65,7 @@ export async function runFunnel(ctx: GenContext, seeds: readonly Seed[], concurr
       const id = seedHash(ctx.language, seed.code);
       let result: SeedResult;
       try {
-        result = { outcome: { seed: id, kept: true }, record: await generateOne(ctx, seed) };
+        result = { outcome: { seed: id, kept: true }, record: await generateOne(contextOf(id, index), seed) };
       } catch (e) {
         if (!(e instanceof Drop)) throw e;
         result = { outcome: { seed: id, kept: false, stage: e.stage, reason: e.reason } };

@@ -1,13 +1,10 @@
 /**
- * The generator's journal `<out>.journal.jsonl`: every model response and every execution is
- * appended (synchronously: on disk before anything uses it) under the hash of what was asked and
- * its occurrence (the second identical question is a different entry). `--resume` answers from the
- * journal, so a killed run asks the model nothing twice. Lines:
- *   {"type":"ask"|"run","key":…,"n":…,"value":…}
- *   {"type":"seed","seed":…,"kept":bool,"stage"?,"reason"?}   once a seed is decided
- * A torn last line (a kill mid-write) is ignored. The key of a provider is never part of any line.
+ * The generator's journal: every model response and every execution is stored under the hash of
+ * what was asked and its occurrence (the second identical question is a different entry) before
+ * anything uses it, so a resumed run answers from it and asks the model nothing twice. Two
+ * stores: a JSONL file for the CLI (journal-file.ts) and IndexedDB for the page (journal-idb.ts).
+ * The key of a provider is never part of any entry.
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hashText } from './prompts';
 
 export interface SeedOutcome {
@@ -17,33 +14,35 @@ export interface SeedOutcome {
   reason?: string;
 }
 
-export class GenJournal {
-  private readonly stored = new Map<string, unknown>();
-  private readonly occurrences = new Map<string, number>();
+export interface JournalEntry {
+  type: 'ask' | 'run';
+  key: string;
+  n: number;
+  value: unknown;
+}
+
+/** What the stages need of a journal. */
+export interface GenJournal {
+  /** The stored value of this (kind, content, occurrence), or what `produce` gives, stored first. */
+  memo<T>(kind: 'ask' | 'run', content: unknown, produce: () => Promise<T>): Promise<T>;
   /** Entries answered from the journal rather than asked or run again. */
+  readonly reused: number;
+}
+
+/** Occurrence counting and lookup; a subclass says where new entries are stored. */
+export abstract class MemoJournal implements GenJournal {
+  protected readonly stored = new Map<string, unknown>();
+  private readonly occurrences = new Map<string, number>();
   reused = 0;
 
-  private constructor(readonly path: string) {}
+  /** Stores a new entry; resolves once it is kept (on disk, in IndexedDB). */
+  protected abstract persist(entry: JournalEntry, content: unknown): void | Promise<void>;
 
-  static open(path: string, resume: boolean): GenJournal {
-    const journal = new GenJournal(path);
-    if (resume && existsSync(path)) {
-      for (const line of readFileSync(path, 'utf8').split('\n')) {
-        let entry: { type?: string; key?: string; n?: number; value?: unknown };
-        try {
-          entry = JSON.parse(line) as typeof entry;
-        } catch {
-          continue;
-        }
-        if ((entry.type === 'ask' || entry.type === 'run') && typeof entry.key === 'string') journal.stored.set(`${entry.type}/${entry.key}/${entry.n}`, entry.value);
-      }
-    } else {
-      writeFileSync(path, '');
-    }
-    return journal;
+  /** An entry read back from the store. */
+  protected restore(entry: Pick<JournalEntry, 'type' | 'key' | 'n' | 'value'>): void {
+    this.stored.set(`${entry.type}/${entry.key}/${entry.n}`, entry.value);
   }
 
-  /** The stored value of this (kind, content, occurrence), or what `produce` gives, journalled first. */
   async memo<T>(kind: 'ask' | 'run', content: unknown, produce: () => Promise<T>): Promise<T> {
     const key = hashText(JSON.stringify(content));
     const n = this.occurrences.get(`${kind}/${key}`) ?? 0;
@@ -54,20 +53,13 @@ export class GenJournal {
       return this.stored.get(id) as T;
     }
     const value = await produce();
-    this.append({ type: kind, key, n, value });
+    await this.persist({ type: kind, key, n, value }, content);
+    this.stored.set(id, value);
     return value;
-  }
-
-  seed(outcome: SeedOutcome): void {
-    this.append({ type: 'seed', ...outcome });
-  }
-
-  private append(entry: unknown): void {
-    appendFileSync(this.path, JSON.stringify(entry) + '\n');
   }
 }
 
-/** The seed outcomes a journal records (the last per seed wins). */
+/** The seed outcomes a JSONL journal records (the last per seed wins). */
 export function journalOutcomes(text: string): Map<string, SeedOutcome> {
   const out = new Map<string, SeedOutcome>();
   for (const line of text.split('\n')) {

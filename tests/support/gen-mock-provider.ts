@@ -9,7 +9,7 @@
  *   weakTests   tests that only check the type of each result (no mutant is caught)
  *   solved      the difficulty model answers correctly this many times, then wrongly
  * The difficulty model is told apart by its system prompt (the evaluation one). Every request is
- * recorded; `asked` counts identical request bodies.
+ * recorded; `asked` counts identical request bodies. Sends CORS headers, for the page's e2e test.
  */
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -122,6 +122,11 @@ export async function startGenMock(): Promise<GenMock> {
   const seedCodes = new Map<string, string>();
 
   const server = createServer((req, res) => {
+    // CORS, so the page (another origin) can call it; preflights are answered, not recorded.
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      return void res.writeHead(204, { 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*' }).end();
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

@@ -5,6 +5,7 @@
  */
 import { getContext, setContext } from 'svelte';
 import { DatasetStore } from './dataset.svelte';
+import { GenerateStore } from './generate.svelte';
 import { RunHistory } from './history.svelte';
 import { RunStore } from './run.svelte';
 import { Runtimes } from './runtimes.svelte';
@@ -22,12 +23,15 @@ export class AppState {
   readonly settings: RunSettings;
   readonly dataset: DatasetStore;
   readonly run: RunStore;
+  /** The Generate tab: seeds to a benchmark, through src/gen. */
+  readonly generate: GenerateStore;
 
   constructor() {
     this.sources = new AnswerSources(() => this.dataset.current);
     this.settings = new RunSettings(this.sources);
     this.dataset = new DatasetStore(() => this.runtimes.runnable, (d) => this.sources.datasetChanged(d));
     this.run = new RunStore({ dataset: this.dataset, sources: this.sources, settings: this.settings, runtimes: this.runtimes, history: this.history, view: this.view });
+    this.generate = new GenerateStore({ sources: this.sources, runtimes: this.runtimes, dataset: this.dataset, view: this.view });
   }
 
   /** A run is going on or starting: the set-up is locked. */

@@ -1,8 +1,8 @@
 /** What the page shows: which view, the results filters, and the problem open in the detail drawer. */
-export type Page = 'evaluate' | 'runs' | 'leaderboard';
+export type Page = 'evaluate' | 'generate' | 'runs' | 'leaderboard';
 
 export class ViewState {
-  /** Set-up and results, the run list, or the leaderboard of stored runs. */
+  /** Set-up and results, the benchmark generator, the run list, or the leaderboard of stored runs. */
   page = $state<Page>('evaluate');
   outcomeFilter = $state<string>('all');
   languageFilter = $state<string>('all');

@@ -1,0 +1,282 @@
+/**
+ * The Generate tab: seeds, the stage settings, and a job that runs them through the generator's
+ * funnel (src/gen) with the Model panel's provider and the page's sandboxed runtimes (the routing
+ * the Evaluate tab uses). Every model response and execution goes to IndexedDB first
+ * (src/gen/journal-idb.ts); a reloaded page shows the job and continues it from there.
+ */
+import { AuthenticationError, type AnswerSource, type LanguageId } from '../../contracts';
+import { SYSTEM_PROMPT } from '../../core/prompt';
+import { funnelCounts, runFunnel, seedHash, type FunnelCounts, type SeedResult } from '../../gen/funnel';
+import { GEN_LANGUAGES } from '../../gen/harness';
+import { GenStore, type StoredEntry, type StoredJob } from '../../gen/journal-idb';
+import type { SeedOutcome } from '../../gen/journal';
+import { GEN_SYSTEM } from '../../gen/prompts';
+import type { GenContext } from '../../gen/stages';
+import { meteredModel, type Meter } from '../../models/meter';
+import { createProviderModel, type ProviderSettings } from '../../models/providers';
+import { costOf, emptyTotals, type UsageTotals } from '../../models/usage';
+import type { RunSource } from '../../store/types';
+import { download } from '../lib/download';
+import { generatedManifest } from '../lib/gen-output';
+import { readFile } from '../lib/load';
+import { seedsFor, seedsFromFile, type SeedInput } from '../lib/seeds';
+import type { DatasetStore } from './dataset.svelte';
+import type { Runtimes } from './runtimes.svelte';
+import type { AnswerSources } from './sources.svelte';
+import type { ViewState } from './view.svelte';
+
+export interface GenSettings {
+  language: LanguageId;
+  concurrency: number;
+  /** Model names on the Model panel's provider; empty: the critic is the generator, no difficulty model. */
+  criticModel: string;
+  difficultyModel: string;
+  samples: number;
+  criticThreshold: number;
+  dropAlwaysSolved: boolean;
+}
+
+type ProviderSource = Extract<RunSource, { kind: 'provider' }>;
+export type JobSettings = GenSettings & { provider: ProviderSource; generatorId: string };
+
+export interface GenItem {
+  index: number;
+  name: string;
+  seed: string;
+  code: string;
+  state: 'waiting' | 'running' | 'kept' | 'dropped';
+  stage?: string;
+  reason?: string;
+  entries: StoredEntry[];
+}
+
+export interface GenCounters extends UsageTotals {
+  inFlight: number;
+  received: number;
+  failed: number;
+}
+
+const emptyCounters = (): GenCounters => ({ ...emptyTotals(), inFlight: 0, received: 0, failed: 0 });
+
+export interface GenerateDeps {
+  sources: AnswerSources;
+  runtimes: Runtimes;
+  dataset: DatasetStore;
+  view: ViewState;
+}
+
+export class GenerateStore {
+  seeds = $state<SeedInput[]>([]);
+  seedErrors = $state<string[]>([]);
+  settings = $state<GenSettings>({ language: 'python', concurrency: 2, criticModel: '', difficultyModel: '', samples: 10, criticThreshold: 6, dropAlwaysSolved: false });
+  /** The job shown: running here, done, or interrupted (stored as running, no tab runs it). */
+  job = $state.raw<StoredJob<JobSettings> | null>(null);
+  running = $state(false);
+  items = $state<GenItem[]>([]);
+  counters = $state<GenCounters>(emptyCounters());
+  error = $state<string | null>(null);
+  readonly languages = GEN_LANGUAGES;
+  private readonly store: Promise<GenStore>;
+
+  constructor(private readonly deps: GenerateDeps) {
+    this.store = GenStore.open();
+    void this.restore();
+  }
+
+  get interrupted(): boolean {
+    return !this.running && this.job?.state === 'running';
+  }
+
+  /** Seeds the next job would use. */
+  get usable(): SeedInput[] {
+    return seedsFor(this.seeds, this.settings.language);
+  }
+
+  /** Outcomes of the seeds decided so far, and the funnel they make. */
+  get counts(): FunnelCounts {
+    return funnelCounts(this.items.filter((i) => i.state === 'kept' || i.state === 'dropped').map((i) => ({ seed: i.seed, kept: i.state === 'kept', stage: i.stage, reason: i.reason })));
+  }
+
+  get cost(): number | undefined {
+    return costOf(this.counters, this.job?.settings.provider.prices);
+  }
+
+  /** Why a job cannot start now (empty when it can). */
+  get problems(): string[] {
+    const out = [...this.deps.sources.provider.problems];
+    if (!this.usable.length) out.unshift(`Add seed code (${this.settings.language}).`);
+    return out;
+  }
+
+  addSnippet(code: string): void {
+    if (code.trim()) this.seeds = [...this.seeds, { name: `pasted ${this.seeds.length + 1}`, code, language: null }];
+  }
+
+  async addFiles(files: Iterable<File>): Promise<void> {
+    const errors: string[] = [];
+    for (const file of files) {
+      try {
+        const found = seedsFromFile(file.name, await readFile(file, () => {}));
+        this.seeds = [...this.seeds, ...found.seeds];
+        errors.push(...found.errors);
+      } catch (e) {
+        errors.push(`${file.name}: ${(e as Error).message}`);
+      }
+    }
+    this.seedErrors = errors;
+  }
+
+  removeSeed(index: number): void {
+    this.seeds = this.seeds.filter((_, i) => i !== index);
+  }
+
+  /** Stores a new job (before any question), then runs it. */
+  async start(): Promise<void> {
+    if (this.running || this.problems.length) return;
+    const provider = this.deps.sources.provider;
+    const settings: JobSettings = { ...$state.snapshot(this.settings), provider: provider.runSource(), generatorId: provider.settings().id! };
+    const seeds = this.usable.map((s) => ({ name: s.name, code: s.code }));
+    const job: StoredJob<JobSettings> = { id: `gen-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, createdAt: Date.now(), settings, seeds, state: 'running' };
+    await (await this.store).putJob(job);
+    await this.execute(job, []);
+  }
+
+  /** Runs the interrupted job again: what was answered or run comes from IndexedDB. */
+  async continueJob(): Promise<void> {
+    const job = this.job;
+    if (!job || this.running) return;
+    await this.execute(job, await (await this.store).entries(job.id));
+  }
+
+  private itemsOf(job: StoredJob<JobSettings>, entries: readonly StoredEntry[]): GenItem[] {
+    return job.seeds.map((s, index) => {
+      const seed = seedHash(job.settings.language, s.code);
+      return { index, name: s.name, seed, code: s.code, state: 'waiting', entries: entries.filter((e) => e.seed === seed) };
+    });
+  }
+
+  private providerModel(job: StoredJob<JobSettings>, model: string, systemPrompt: string, onChange: () => void): { model: AnswerSource; meter: Readonly<Meter> } {
+    const source = job.settings.provider;
+    const prefix = job.settings.generatorId.slice(0, job.settings.generatorId.indexOf(':'));
+    const id = model === source.settings.model ? job.settings.generatorId : `${prefix}:${model}`;
+    // The generator's prompts are chat turns: completion mode is for evaluating base models only.
+    const settings: ProviderSettings = { ...this.deps.sources.provider.settingsFor(source, id), model, systemPrompt, completion: undefined };
+    return meteredModel(createProviderModel(settings), onChange);
+  }
+
+  private async execute(job: StoredJob<JobSettings>, earlier: StoredEntry[]): Promise<void> {
+    this.running = true;
+    this.error = null;
+    this.job = job;
+    this.counters = emptyCounters();
+    this.items = this.itemsOf(job, earlier);
+    try {
+      const s = job.settings;
+      const provider = this.deps.sources.provider;
+      if (!provider.hasKeyFor(s.provider)) throw new Error(`Enter your API key for ${s.provider.presetName} in the Model panel (kept in memory only), then Continue.`);
+      this.deps.runtimes.ensureStarted();
+      const executor = await this.deps.runtimes.forRun();
+      const meters: Array<Readonly<Meter>> = [];
+      const update = () => {
+        const sum = emptyCounters();
+        for (const m of meters) for (const k of Object.keys(sum) as Array<keyof GenCounters>) sum[k] += m[k];
+        this.counters = sum;
+      };
+      const metered = (model: string, system: string) => {
+        const m = this.providerModel(job, model, system, update);
+        meters.push(m.meter);
+        return m.model;
+      };
+      const generator = metered(s.provider.settings.model, GEN_SYSTEM);
+      const critic = s.criticModel.trim() ? metered(s.criticModel.trim(), GEN_SYSTEM) : generator;
+      // The difficulty model is asked as an evaluation asks: the evaluation system prompt.
+      const difficulty = s.difficultyModel.trim() ? metered(s.difficultyModel.trim(), SYSTEM_PROMPT) : undefined;
+      const store = await this.store;
+      const base: Omit<GenContext, 'journal'> = { language: s.language, generator, critic, difficulty, executor, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved };
+      const item = (seed: string) => this.items.filter((i) => i.seed === seed);
+      const journals: Array<{ reused: number }> = [];
+      const contextOf = (seed: string, index: number): GenContext => {
+        this.items[index]!.state = 'running';
+        const journal = store.journal(job.id, seed, earlier.filter((e) => e.seed === seed), (entry) => {
+          for (const i of item(seed)) i.entries.push(entry);
+        });
+        journals.push(journal);
+        return { ...base, journal };
+      };
+      const onSeed = (r: SeedResult, index: number) => this.decide(index, r.outcome);
+      // Every seed gets its own journal from contextOf; the funnel's base context never asks.
+      const results = await runFunnel({ ...base, journal: store.journal(job.id, '', [], () => {}) }, job.seeds, s.concurrency, onSeed, contextOf);
+      // The near-duplicate filter runs after every seed: its drops show now.
+      results.forEach((r, i) => this.decide(i, r.outcome));
+      const records = results.flatMap((r) => (r.record ? [r.record] : []));
+      const jsonl = records.map((r) => JSON.stringify(r) + '\n').join('');
+      const outcomes = results.map((r) => r.outcome);
+      const manifest = generatedManifest(job, funnelCounts(outcomes), outcomes, {
+        entries: this.items.reduce((n, i) => n + i.entries.length, 0),
+        reused: journals.reduce((n, j) => n + j.reused, 0),
+      });
+      const done: StoredJob<JobSettings> = { ...job, state: 'done', output: { jsonl, manifest, outcomes } };
+      await store.putJob(done);
+      this.job = done;
+    } catch (e) {
+      this.error = e instanceof AuthenticationError ? `The provider refused the key: ${e.message}` : (e as Error).message;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private decide(index: number, outcome: SeedOutcome): void {
+    const i = this.items[index];
+    if (!i) return;
+    i.state = outcome.kept ? 'kept' : 'dropped';
+    i.stage = outcome.stage;
+    i.reason = outcome.reason;
+  }
+
+  /** The newest job, as it was left: done (its output), or interrupted (Continue). */
+  private async restore(): Promise<void> {
+    try {
+      const store = await this.store;
+      const job = await store.latestJob<JobSettings>();
+      if (!job) return;
+      this.settings = { ...this.settings, ...pickSettings(job.settings) };
+      this.job = job;
+      this.items = this.itemsOf(job, await store.entries(job.id));
+      job.output?.outcomes.forEach((o, i) => this.decide(i, o as SeedOutcome));
+    } catch (e) {
+      this.error = `Could not read the stored generation: ${(e as Error).message}`;
+    }
+  }
+
+  get output(): { jsonl: string; manifest: string } | null {
+    return this.job?.output ?? null;
+  }
+
+  downloadOutput(which: 'jsonl' | 'manifest'): void {
+    const out = this.output;
+    if (!out || !this.job) return;
+    if (which === 'jsonl') download(`${this.job.id}.jsonl`, new Blob([out.jsonl], { type: 'application/jsonl' }));
+    else download(`${this.job.id}.manifest.json`, new Blob([out.manifest], { type: 'application/json' }));
+  }
+
+  /** Loads the generated JSONL as the Evaluate tab's dataset and shows that tab. */
+  async evaluateSet(): Promise<void> {
+    const out = this.output;
+    if (!out || !this.job) return;
+    this.deps.view.page = 'evaluate';
+    await this.deps.dataset.loadFile(new File([out.jsonl], `${this.job.id}.jsonl`, { type: 'application/jsonl' }));
+  }
+
+  /** Forgets the shown job and its journal. */
+  async discard(): Promise<void> {
+    if (this.running || !this.job) return;
+    await (await this.store).deleteJob(this.job.id);
+    this.job = null;
+    this.items = [];
+    this.counters = emptyCounters();
+  }
+}
+
+function pickSettings(s: JobSettings): GenSettings {
+  return { language: s.language, concurrency: s.concurrency, criticModel: s.criticModel, difficultyModel: s.difficultyModel, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved };
+}
