@@ -70,6 +70,8 @@ export interface WayFigures {
   name: string;
   problems: number;
   passed: number;
+  /** Why the others did not pass: language, verdict, outcome, error. */
+  failures: string[];
   wallMs: number;
   firstResultMs: number;
   /** Per problem: from its start to its verdict (demo and full tests), as the engine records it. */

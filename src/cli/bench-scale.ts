@@ -41,6 +41,8 @@ export interface ScaleSettings {
   curveSize: number;
   processes: number[];
   languages: LanguageId[];
+  /** BENCH_LANGUAGES was given. */
+  narrowed: boolean;
   out: string;
 }
 
@@ -61,9 +63,15 @@ export function scaleSettings(argv: readonly string[], env: NodeJS.ProcessEnv): 
     curveSize: wholeNumber('BENCH_SCALE_CURVE_SIZE', env.BENCH_SCALE_CURVE_SIZE, Math.max(1, Math.min(size, 200))),
     processes: (env.BENCH_SCALE_PROCESSES ?? '1,2,4').split(',').map((s) => wholeNumber('BENCH_SCALE_PROCESSES', s.trim(), 1)),
     languages,
+    narrowed: languages !== all,
     out: (env.BENCH_OUT ?? 'docs').replace(/\/$/, ''),
   };
 }
+
+/** The fields of a results line (src/core/result-file.ts) that the scale run reads. */
+interface ResultLine { language: string; passed: boolean; verdict: string; full_outcome: string | null; error?: string; duration_ms: number }
+const failureOf = (l: Pick<ResultLine, 'language' | 'verdict' | 'full_outcome' | 'error'>) => `${l.language}: ${l.verdict}${l.full_outcome ? ` (${l.full_outcome})` : ''}${l.error ? `: ${l.error.slice(0, 120)}` : ''}`;
+const failuresOf = (lines: ResultLine[]) => lines.filter((l) => !l.passed).map(failureOf);
 
 const toJsonl = (records: readonly ScaleRecord[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
@@ -121,9 +129,9 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
     });
     const first = done.find(([, n]) => n >= 1);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-results-jsonl').click()]);
-    const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { passed: boolean; duration_ms: number });
+    const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultLine);
     return {
-      name: 'in-page (Chromium)', problems: lines.length, passed: lines.filter((l) => l.passed).length, wallMs,
+      name: 'in-page (Chromium)', problems: lines.length, passed: lines.filter((l) => l.passed).length, failures: failuresOf(lines), wallMs,
       firstResultMs: first ? first[0] - startedAt : NaN, perProblemMs: lines.map((l) => l.duration_ms),
       peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'Chromium renderers: page and runtime workers', rssGrowth: growth(rss),
       peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), clickMs: clicks,
@@ -155,9 +163,9 @@ async function underCli(file: string, dir: string): Promise<WayFigures> {
   const wallMs = Date.now() - started;
   // Exit 1 means "some problem failed"; a usage or setup error has no results file.
   if (!existsSync(out)) throw new Error(`the CLI exited ${code} without results: ${errors}`);
-  const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { passed: boolean; duration_ms: number });
+  const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultLine);
   return {
-    name: 'CLI (Node workers)', problems: lines.length, passed: lines.filter((l) => l.passed).length, wallMs, firstResultMs,
+    name: 'CLI (Node workers)', problems: lines.length, passed: lines.filter((l) => l.passed).length, failures: failuresOf(lines), wallMs, firstResultMs,
     perProblemMs: lines.map((l) => l.duration_ms), peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'the CLI process and its workers', rssGrowth: growth(rss),
   };
 }
@@ -176,6 +184,7 @@ async function throughRunners(file: string, count: number, perProcess: number): 
     const rss: MemorySample[] = [];
     const perProblemMs: number[] = [];
     let passed = 0;
+    const failures: string[] = [];
     let firstResultMs = NaN;
     const started = Date.now();
     const sampler = setInterval(() => rss.push({ at: Date.now() - started, bytes: treeRss(runners.map((r) => r.child.pid!), { withRoots: true }) }), 250);
@@ -186,6 +195,7 @@ async function throughRunners(file: string, count: number, perProcess: number): 
           if (Number.isNaN(firstResultMs)) firstResultMs = Date.now() - started;
           perProblemMs.push(result.durationMs);
           if (result.verdict === 'passed') passed++;
+          else failures.push(failureOf({ language: result.language, verdict: result.verdict, full_outcome: result.full?.outcome ?? null, error: result.error }));
         },
       });
     } finally {
@@ -193,7 +203,7 @@ async function throughRunners(file: string, count: number, perProcess: number): 
       await remote.dispose();
     }
     return {
-      name: `runner (${count} process${count > 1 ? 'es' : ''}, a sandboxed process per run)`, problems: problems.length, passed, wallMs: Date.now() - started, firstResultMs,
+      name: `runner (${count} process${count > 1 ? 'es' : ''}, a sandboxed process per run)`, problems: problems.length, passed, failures, wallMs: Date.now() - started, firstResultMs,
       perProblemMs, peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'runner processes and the programs they run', rssGrowth: growth(rss),
       languages: [...new Set(problems.map((p) => p.language))],
     };
@@ -205,6 +215,11 @@ async function throughRunners(file: string, count: number, perProcess: number): 
 const rate = (f: WayFigures) => f.problems / (f.wallMs / 1000);
 
 /** The one line per way that the smoke test reads. */
+function logFailures(f: WayFigures): void {
+  for (const failure of f.failures.slice(0, 10)) log(`  not passed (${f.name}): ${failure}`);
+  if (f.failures.length > 10) log(`  … and ${f.failures.length - 10} more`);
+}
+
 function wayLine(f: WayFigures): string {
   const heap = f.peakHeap !== undefined ? `, peak page JS heap ${mb(f.peakHeap)} (last quarter ${pct(f.heapGrowth!)} vs first)` : '';
   const clicks = f.clickMs ? `, clicks answered p95 ${quantile(f.clickMs, 0.95).toFixed(0)} ms / max ${Math.max(...f.clickMs).toFixed(0)} ms over ${f.clickMs.length} clicks` : '';
@@ -226,16 +241,27 @@ export async function scaleMain(argv: readonly string[]): Promise<void> {
     log('scale: in Chromium…');
     const page = await inPage(inPageFile, 'scale-in-page.jsonl', settings.size);
     log(wayLine(page));
+    logFailures(page);
     log('scale: under the CLI…');
     const cli = await underCli(inPageFile, dir);
     log(wayLine(cli));
+    logFailures(cli);
     log('scale: through one runner process…');
     const runner = await throughRunners(inPageFile, 1, perProcess);
     log(wayLine(runner));
+    logFailures(runner);
 
     // The curve: every language the runner offers (the demo set has), in Lite proportions.
-    const probe = await startRunnerProcess(0, 1);
-    const offered = (await connectRemoteExecutor({ urls: [probe.url] })).languages();
+    const probe = await startRunnerProcess(0, perProcess);
+    const probeExecutor = await connectRemoteExecutor({ urls: [probe.url] });
+    // BENCH_LANGUAGES narrows the curve too (CI's smoke run); by default it has every runner language.
+    const offered = probeExecutor.languages().filter((l) => !settings.narrowed || settings.languages.includes(l));
+    // Untimed: one program per language first fills the runners' shared compile caches (Rust
+    // crates, Go packages), so the first point of the curve does not pay for all of them.
+    log(`scale: warming the runner's caches (one problem of each of ${offered.join(', ')})…`);
+    const warmUp = parseDataset(toJsonl(scaleDataset(demo, offered, offered.length))).problems;
+    await evaluateAll(warmUp, canonicalModel, probeExecutor, { concurrency: perProcess });
+    await probeExecutor.dispose();
     await probe.stop();
     const curveFile = join(dir, 'scale-runner.jsonl');
     writeFileSync(curveFile, toJsonl(scaleDataset(demo, offered, settings.curveSize)));
@@ -244,6 +270,7 @@ export async function scaleMain(argv: readonly string[]): Promise<void> {
       log(`scale: curve, ${count} runner process(es) on ${settings.curveSize} problems…`);
       curve.push(await throughRunners(curveFile, count, perProcess));
       log(wayLine(curve.at(-1)!));
+      logFailures(curve.at(-1)!);
     }
     report(settings, load, [page, cli, runner], curve, offered);
   } finally {
