@@ -1,6 +1,6 @@
 /**
  * The runner's HTTP service (SPEC §6): POST /submit and /splice_code with the official field names
- * and statuses, GET /health and GET /languages; bearer auth, CORS for listed origins, a bounded
+ * and statuses, GET /health, GET /metrics (Prometheus) and GET /languages; bearer auth, CORS for listed origins, a bounded
  * queue (503 + Retry-After when full). In proxy mode /submit and /splice_code go to an upstream
  * sandbox (e.g. the official image) and this service only adds auth, CORS and the queue.
  * This file holds the routes; http.ts the plumbing, submit.ts sandbox mode, upstream.ts proxy mode.
@@ -46,6 +46,15 @@ export interface RunnerServer {
   close(): Promise<void>;
 }
 
+/** GET /metrics: the run slots and the queue as Prometheus gauges. */
+function metrics(h: HealthResponse): string {
+  const gauge = (name: string, help: string, value: number) => `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name} ${value}\n`;
+  return gauge('benchtop_runner_queued', 'Programs waiting for a run slot.', h.queued)
+    + gauge('benchtop_runner_running', 'Programs running now.', h.running)
+    + gauge('benchtop_runner_max_concurrency', 'Run slots (MAX_CONCURRENCY).', h.max_concurrency)
+    + gauge('benchtop_runner_ready', '1 once every toolchain is probed.', h.status === 'ok' ? 1 : 0);
+}
+
 export function createRunnerServer(options: RunnerOptions): RunnerServer {
   if (!options.executor === !options.upstream) throw new Error('a runner needs exactly one of executor and upstream');
   const limiter = new Limiter(options.maxConcurrency, options.queueLimit);
@@ -82,6 +91,11 @@ export function createRunnerServer(options: RunnerOptions): RunnerServer {
     if (refusal) return send(refusal.status, { error: refusal.error });
     if (req.method === 'OPTIONS') return sendPreflight(res, cors);
     if (req.method === 'GET' && path === '/health') return send(200, health());
+    if (req.method === 'GET' && path === '/metrics') {
+      // Prometheus text format, public like /health: the queue length an autoscaler can follow.
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', ...cors });
+      return void res.end(metrics(health()));
+    }
     if (!authorized(req, options.token)) return send(401, { error: 'unauthorized: send Authorization: Bearer <token>' }, { 'www-authenticate': 'Bearer' });
     if (req.method === 'GET' && path === '/languages') return send(200, await languages());
     if (req.method !== 'POST' || (path !== '/submit' && path !== '/splice_code')) return send(404, { error: `no route ${req.method} ${path}` });

@@ -4,7 +4,7 @@
  * on this machine. Writes docs/bench.md (+ docs/bench.svg, docs/bench.png); the last line printed
  * is the geometric-mean speedup. This is a benchmark, not a test: nothing here asserts.
  */
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, totalmem } from 'node:os';
 import type { Page } from 'playwright-core';
@@ -18,6 +18,7 @@ import { parseDataset } from '../core/records';
 import { spliceProgram } from '../core/rules';
 import { canonicalModel } from '../models/canonical';
 import { CATALOG, runtimeFilePath, type CatalogEntry } from '../../runtimes/host/catalog';
+import { scaleMain } from './bench-scale';
 
 /**
  * The languages measured: every in-page language (each has a native reference command in
@@ -309,13 +310,16 @@ function writeReport(
   out(`| Chromium JS heap of the benchmark page at the end | ${mb(chromiumHeap)} |`);
   out();
   out('Reproduce: `npm run bench` (environment: `BENCH_ROUNDS`, `BENCH_SOAK`, `BENCH_OUT` for another folder than docs/, `BENCH_LANGUAGES=python,javascript` to measure only some languages; CI runs it on two languages with one round and a short soak in `tests/e2e/bench-smoke.test.ts`). The native command is the real binary (a version manager\'s shim on PATH is skipped, the distribution\'s interpreter preferred: runtimes/native/binaries.ts); its path and version are in the table. The regression check in `tests/integration/perf-regression.test.ts` fails if any language\'s warm-run ratio over its native process drops below that language\'s floor.');
-  writeFileSync(`${OUT_DIR}/bench.md`, lines.join('\n') + '\n');
+  // The scale run's section (`npm run bench -- --scale`, bench-scale.ts) is kept below this report.
+  const previous = existsSync(`${OUT_DIR}/bench.md`) ? readFileSync(`${OUT_DIR}/bench.md`, 'utf8') : '';
+  const scale = previous.match(/^## Scale run$[\s\S]*/m)?.[0];
+  writeFileSync(`${OUT_DIR}/bench.md`, lines.join('\n') + '\n' + (scale ? '\n' + scale : ''));
   if (chartSvg) writeFileSync(`${OUT_DIR}/bench.svg`, chartSvg);
   console.log(lines.join('\n'));
   console.log(`speedup vs native process-per-test (geometric mean over languages): ${geomean.toFixed(1)}x`);
 }
 
-main().then(
+(process.argv.includes('--scale') ? scaleMain(process.argv) : main()).then(
   () => process.exit(0),
   (e: Error) => {
     console.error(e.stack ?? String(e));

@@ -1,0 +1,132 @@
+/**
+ * Measuring tools of the scale run (src/cli/bench-scale.ts): resident memory of a process tree
+ * read from /proc (Linux), the figures of one way of running a dataset, and runner processes
+ * started the way an operator starts them (`node dist-node/runner.mjs`, one process each).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+const PAGE = 4096;
+
+/** Every process's parent pid and command line, from /proc. */
+function processTable(): Array<{ pid: number; ppid: number; cmdline: string; rss: number }> {
+  const rows = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The command name in field 2 may hold spaces and parentheses: fields start after the last ')'.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const rss = Number(readFileSync(`/proc/${name}/statm`, 'utf8').split(' ')[1]) * PAGE;
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      rows.push({ pid: Number(name), ppid: Number(fields[1]), cmdline, rss });
+    } catch {
+      // gone while we read it
+    }
+  }
+  return rows;
+}
+
+/**
+ * Resident bytes of the processes below `roots` (and of the roots when `withRoots`), optionally
+ * only those whose command line matches `only` (e.g. Chromium's renderers).
+ */
+export function treeRss(roots: readonly number[], options: { withRoots?: boolean; only?: RegExp } = {}): number {
+  const table = processTable();
+  const children = new Map<number, number[]>();
+  for (const p of table) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const inTree = new Set<number>();
+  const stack = [...roots];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    for (const child of children.get(pid) ?? []) if (!inTree.has(child)) (inTree.add(child), stack.push(child));
+  }
+  if (options.withRoots) for (const r of roots) inTree.add(r);
+  return table.filter((p) => inTree.has(p.pid) && (!options.only || options.only.test(p.cmdline))).reduce((a, p) => a + p.rss, 0);
+}
+
+export function quantile(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const i = (s.length - 1) * q;
+  return s[Math.floor(i)]! + (s[Math.ceil(i)]! - s[Math.floor(i)]!) * (i - Math.floor(i));
+}
+
+/** A memory sample: milliseconds since the start of the way's run, and bytes. */
+export interface MemorySample { at: number; bytes: number }
+
+/** Mean of the last quarter of the samples (by time) over the mean of the first quarter, minus 1. */
+export function growth(samples: readonly MemorySample[]): number {
+  if (samples.length < 4) return NaN;
+  const end = samples.at(-1)!.at;
+  const mean = (w: MemorySample[]) => w.reduce((a, s) => a + s.bytes, 0) / w.length;
+  const first = samples.filter((s) => s.at <= end / 4);
+  const last = samples.filter((s) => s.at >= (end * 3) / 4);
+  return first.length && last.length ? mean(last) / mean(first) - 1 : NaN;
+}
+
+/** What one way of running the dataset measured. */
+export interface WayFigures {
+  name: string;
+  problems: number;
+  passed: number;
+  /** Why the others did not pass: language, verdict, outcome, error. */
+  failures: string[];
+  wallMs: number;
+  firstResultMs: number;
+  /** Per problem: from its start to its verdict (demo and full tests), as the engine records it. */
+  perProblemMs: number[];
+  /** Peak resident memory of the way's processes (bytes). */
+  peakRss: number;
+  /** What peakRss covers. */
+  rssWhat: string;
+  rssGrowth: number;
+  /** In-page only: the page's JS heap. */
+  peakHeap?: number;
+  heapGrowth?: number;
+  /** In-page only: click-to-next-frame latencies on a view tab during the run. */
+  clickMs?: number[];
+}
+
+export interface RunnerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node dist-node/runner.mjs` on a free 127.0.0.1 port (sandboxed: it refuses to start
+ * without an isolation) and waits until its toolchain probes are done (GET /health says ok).
+ * `index` gives each process its own uid range, so that no two share sandbox uids.
+ */
+export async function startRunnerProcess(index: number, maxConcurrency: number): Promise<RunnerProcess> {
+  const child = spawn(process.execPath, ['dist-node/runner.mjs', '--port', '0', '--host', '127.0.0.1'], {
+    env: { ...process.env, MAX_CONCURRENCY: String(maxConcurrency), RUNNER_UID_BASE: String(61000 + 1000 * index), RUNNER_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = '';
+  child.stderr!.on('data', (d: Buffer) => { errors = (errors + d.toString()).slice(-2000); });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`runner process exited (${code}) before listening: ${errors}`)));
+  });
+  child.stdout!.resume();
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const health = await fetch(`${url}/health`).then((r) => r.json() as Promise<{ status: string }>).catch(() => null);
+    if (health?.status === 'ok') break;
+    if (Date.now() > deadline) throw new Error(`runner ${url} not ready after 300 s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const stop = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+  return { url, child, stop };
+}

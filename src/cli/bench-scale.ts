@@ -1,0 +1,317 @@
+/**
+ * `npm run bench -- --scale` (issue #16 §3 and §4): one Lite-sized dataset (src/bench/scale-data.ts)
+ * of the in-page languages, run three ways on this machine, one after the other: in Chromium (the
+ * app itself, canonical answers), under the CLI (`node dist-node/cli.mjs`, a process of its own),
+ * and through the runner (`node dist-node/runner.mjs`, a sandboxed process per program run, the
+ * official sandbox's way); then the runner's throughput with 1, 2 and 4 runner processes behind
+ * the client's spreading (runtimes/remote/client.ts), on the languages the runner offers.
+ * Size: `--scale-size N` or BENCH_SCALE_SIZE (default 1,586). A benchmark: nothing here asserts;
+ * tests/e2e/bench-scale-smoke.test.ts checks the printed lines on a tiny size.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { NATIVE_COMMANDS } from '../../runtimes/native/process';
+import { connectRemoteExecutor } from '../../runtimes/remote/executor';
+import { chooseSource, launchChromium, loadDataset, openApp, startAppServer } from '../bench/app-page';
+import { LITE_SIZE, scaleDataset, type ScaleRecord } from '../bench/scale-data';
+import { growth, quantile, startRunnerProcess, treeRss, type MemorySample, type RunnerProcess, type WayFigures } from '../bench/scale-measure';
+import { LANGUAGE_NAMES, normalizeLanguage, type LanguageId } from '../contracts';
+import { evaluateAll } from '../core/engine';
+import { parseDataset } from '../core/records';
+import { canonicalModel } from '../models/canonical';
+
+const log = (text: string) => process.stderr.write(text + '\n');
+const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(0)} MB` : '–');
+const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const pct = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%` : '–');
+const TIMEOUT_MS = 4 * 3600_000;
+
+function wholeNumber(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number above 0, got "${raw}"`);
+  return n;
+}
+
+export interface ScaleSettings {
+  size: number;
+  curveSize: number;
+  processes: number[];
+  languages: LanguageId[];
+  /** BENCH_LANGUAGES was given. */
+  narrowed: boolean;
+  out: string;
+}
+
+export function scaleSettings(argv: readonly string[], env: NodeJS.ProcessEnv): ScaleSettings {
+  const at = argv.indexOf('--scale-size');
+  const size = wholeNumber('--scale-size', at >= 0 ? argv[at + 1] : env.BENCH_SCALE_SIZE, LITE_SIZE);
+  const all = Object.keys(NATIVE_COMMANDS) as LanguageId[];
+  const languages = env.BENCH_LANGUAGES?.trim()
+    ? env.BENCH_LANGUAGES.split(',').map((name) => {
+      const id = normalizeLanguage(name);
+      if (!id || !all.includes(id)) throw new Error(`BENCH_LANGUAGES: "${name}" is not one of ${all.join(', ')}`);
+      return id;
+    })
+    : all;
+  return {
+    size,
+    // The curve runs three times (1, 2, 4 processes): a smaller share of the size by default.
+    curveSize: wholeNumber('BENCH_SCALE_CURVE_SIZE', env.BENCH_SCALE_CURVE_SIZE, Math.max(1, Math.min(size, 200))),
+    processes: (env.BENCH_SCALE_PROCESSES ?? '1,2,4').split(',').map((s) => wholeNumber('BENCH_SCALE_PROCESSES', s.trim(), 1)),
+    languages,
+    narrowed: languages !== all,
+    out: (env.BENCH_OUT ?? 'docs').replace(/\/$/, ''),
+  };
+}
+
+/** The fields of a results line (src/core/result-file.ts) that the scale run reads. */
+interface ResultLine { language: string; passed: boolean; verdict: string; full_outcome: string | null; error?: string; duration_ms: number }
+const failureOf = (l: Pick<ResultLine, 'language' | 'verdict' | 'full_outcome' | 'error'>) => `${l.language}: ${l.verdict}${l.full_outcome ? ` (${l.full_outcome})` : ''}${l.error ? `: ${l.error.slice(0, 120)}` : ''}`;
+const failuresOf = (lines: ResultLine[]) => lines.filter((l) => !l.passed).map(failureOf);
+
+const toJsonl = (records: readonly ScaleRecord[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+/** In Chromium: the app loads the dataset, runs the canonical answers, and exports its results. */
+async function inPage(file: string, name: string, total: number): Promise<WayFigures> {
+  const server = await startAppServer(process.cwd());
+  const browser = await launchChromium();
+  try {
+    const { page } = await openApp(browser, server.origin, { viewport: { width: 1280, height: 900 }, acceptDownloads: true, logErrors: true });
+    await loadDataset(page, name, readFileSync(file));
+    await page.waitForFunction((n) => document.querySelector('[data-testid=dataset-name]')?.textContent?.includes(n), name, { timeout: 120_000 });
+    await chooseSource(page, { value: 'canonical' });
+    // Every click on a view tab: from the input event to the first task after the next frame (its paint).
+    await page.evaluate(() => {
+      const w = window as unknown as { __clicks: number[]; __done: Array<[number, number]> };
+      w.__clicks = [];
+      w.__done = [];
+      document.addEventListener('click', (e) => {
+        if (!(e.target as Element).closest?.('[role=tab]')) return;
+        const t0 = e.timeStamp;
+        requestAnimationFrame(() => setTimeout(() => w.__clicks.push(performance.now() - t0)));
+      }, true);
+      // Completed problems over time (the progress bar's counter), every 50 ms.
+      setInterval(() => {
+        const done = Number(document.querySelector('[data-testid=progress]')?.getAttribute('data-done') ?? NaN);
+        if (Number.isFinite(done) && done !== w.__done.at(-1)?.[1]) w.__done.push([performance.now(), done]);
+      }, 50);
+    });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const heap: MemorySample[] = [];
+    const rss: MemorySample[] = [];
+    const renderers = { only: /--type=renderer/ };
+    const startedAt = await page.evaluate(() => performance.now());
+    const started = Date.now();
+    await page.getByTestId('run-button').click();
+    for (let tick = 0; ; tick++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const at = Date.now() - started;
+      heap.push({ at, bytes: metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN });
+      rss.push({ at, bytes: treeRss([process.pid], renderers) });
+      // Away to the Runs view and back: two measured clicks a second while the run goes on.
+      await page.getByTestId('view-runs').click();
+      await page.getByTestId('view-evaluate').click();
+      const state = await page.evaluate(() => document.querySelector('[data-testid=progress]')?.getAttribute('data-state'));
+      if (state === 'done' || state === 'failed') break;
+      if (Date.now() - started > TIMEOUT_MS) throw new Error('the in-page run did not finish in time');
+      if (tick % 30 === 29) log(`  in-page: ${await page.evaluate(() => document.querySelector('[data-testid=progress]')?.getAttribute('data-done'))}/${total} after ${sec(at)}`);
+    }
+    const wallMs = Date.now() - started;
+    const { clicks, done } = await page.evaluate(() => {
+      const w = window as unknown as { __clicks: number[]; __done: Array<[number, number]> };
+      return { clicks: w.__clicks, done: w.__done };
+    });
+    const first = done.find(([, n]) => n >= 1);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-results-jsonl').click()]);
+    const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultLine);
+    return {
+      name: 'in-page (Chromium)', problems: lines.length, passed: lines.filter((l) => l.passed).length, failures: failuresOf(lines), wallMs,
+      firstResultMs: first ? first[0] - startedAt : NaN, perProblemMs: lines.map((l) => l.duration_ms),
+      peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'Chromium renderers: page and runtime workers', rssGrowth: growth(rss),
+      peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), clickMs: clicks,
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** Under the CLI: `node dist-node/cli.mjs --model canonical`, its own process, as a user runs it. */
+async function underCli(file: string, dir: string): Promise<WayFigures> {
+  const out = join(dir, 'cli-results.jsonl');
+  const journal = `${out}.journal.jsonl`;
+  const started = Date.now();
+  const child = spawn(process.execPath, ['dist-node/cli.mjs', '--data', file, '--model', 'canonical', '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr!.on('data', (d: Buffer) => { errors = (errors + d.toString()).slice(-4000); });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const rss: MemorySample[] = [];
+  let firstResultMs = NaN;
+  let code: number | null | undefined;
+  while (code === undefined) {
+    code = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 250))]);
+    if (code !== undefined) break;
+    rss.push({ at: Date.now() - started, bytes: treeRss([child.pid!], { withRoots: true }) });
+    if (Number.isNaN(firstResultMs) && existsSync(journal) && readFileSync(journal, 'utf8').includes('"type":"result"')) firstResultMs = Date.now() - started;
+  }
+  const wallMs = Date.now() - started;
+  // Exit 1 means "some problem failed"; a usage or setup error has no results file.
+  if (!existsSync(out)) throw new Error(`the CLI exited ${code} without results: ${errors}`);
+  const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultLine);
+  return {
+    name: 'CLI (Node workers)', problems: lines.length, passed: lines.filter((l) => l.passed).length, failures: failuresOf(lines), wallMs, firstResultMs,
+    perProblemMs: lines.map((l) => l.duration_ms), peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'the CLI process and its workers', rssGrowth: growth(rss),
+  };
+}
+
+/**
+ * Through `count` runner processes: the engine sends each spliced program to a runner, which runs
+ * it as a new sandboxed process (bubblewrap), the official sandbox's way.
+ */
+async function throughRunners(file: string, count: number, perProcess: number): Promise<WayFigures & { languages: LanguageId[] }> {
+  const runners: RunnerProcess[] = [];
+  try {
+    for (let i = 0; i < count; i++) runners.push(await startRunnerProcess(i, perProcess));
+    const remote = await connectRemoteExecutor({ urls: runners.map((r) => r.url), maxInFlightPerUrl: 4 * perProcess });
+    const offered = remote.languages();
+    const problems = parseDataset(readFileSync(file, 'utf8')).problems.filter((p) => offered.includes(p.language));
+    const rss: MemorySample[] = [];
+    const perProblemMs: number[] = [];
+    let passed = 0;
+    const failures: string[] = [];
+    let firstResultMs = NaN;
+    const started = Date.now();
+    const sampler = setInterval(() => rss.push({ at: Date.now() - started, bytes: treeRss(runners.map((r) => r.child.pid!), { withRoots: true }) }), 250);
+    try {
+      await evaluateAll(problems, canonicalModel, remote, {
+        concurrency: count * perProcess,
+        onResult: (result) => {
+          if (Number.isNaN(firstResultMs)) firstResultMs = Date.now() - started;
+          perProblemMs.push(result.durationMs);
+          if (result.verdict === 'passed') passed++;
+          else failures.push(failureOf({ language: result.language, verdict: result.verdict, full_outcome: result.full?.outcome ?? null, error: result.error }));
+        },
+      });
+    } finally {
+      clearInterval(sampler);
+      await remote.dispose();
+    }
+    return {
+      name: `runner (${count} process${count > 1 ? 'es' : ''}, a sandboxed process per run)`, problems: problems.length, passed, failures, wallMs: Date.now() - started, firstResultMs,
+      perProblemMs, peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'runner processes and the programs they run', rssGrowth: growth(rss),
+      languages: [...new Set(problems.map((p) => p.language))],
+    };
+  } finally {
+    for (const r of runners) await r.stop();
+  }
+}
+
+const rate = (f: WayFigures) => f.problems / (f.wallMs / 1000);
+
+/** The one line per way that the smoke test reads. */
+function logFailures(f: WayFigures): void {
+  for (const failure of f.failures.slice(0, 10)) log(`  not passed (${f.name}): ${failure}`);
+  if (f.failures.length > 10) log(`  … and ${f.failures.length - 10} more`);
+}
+
+function wayLine(f: WayFigures): string {
+  const heap = f.peakHeap !== undefined ? `, peak page JS heap ${mb(f.peakHeap)} (last quarter ${pct(f.heapGrowth!)} vs first)` : '';
+  const clicks = f.clickMs ? `, clicks answered p95 ${quantile(f.clickMs, 0.95).toFixed(0)} ms / max ${Math.max(...f.clickMs).toFixed(0)} ms over ${f.clickMs.length} clicks` : '';
+  return `scale ${f.name}: ${f.problems} problems, passed ${f.passed}/${f.problems}, wall ${sec(f.wallMs)}, first result ${sec(f.firstResultMs)}, ` +
+    `${rate(f).toFixed(2)} problems/s, per problem p50 ${quantile(f.perProblemMs, 0.5).toFixed(0)} ms / p95 ${quantile(f.perProblemMs, 0.95).toFixed(0)} ms, ` +
+    `peak memory ${mb(f.peakRss)} (${f.rssWhat}; last quarter ${pct(f.rssGrowth)} vs first)${heap}${clicks}`;
+}
+
+export async function scaleMain(argv: readonly string[]): Promise<void> {
+  const settings = scaleSettings(argv, process.env);
+  const demo = readFileSync('bench-data/demo.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ScaleRecord);
+  const dir = mkdtempSync(join(tmpdir(), 'benchtop-scale-'));
+  const load = loadavg()[0]!;
+  try {
+    const inPageFile = join(dir, 'scale-in-page.jsonl');
+    writeFileSync(inPageFile, toJsonl(scaleDataset(demo, settings.languages, settings.size)));
+    log(`scale: ${settings.size} problems over ${settings.languages.join(', ')} (${inPageFile}); load average ${load.toFixed(1)} on ${availableParallelism()} cores`);
+    const perProcess = availableParallelism();
+    log('scale: in Chromium…');
+    const page = await inPage(inPageFile, 'scale-in-page.jsonl', settings.size);
+    log(wayLine(page));
+    logFailures(page);
+    log('scale: under the CLI…');
+    const cli = await underCli(inPageFile, dir);
+    log(wayLine(cli));
+    logFailures(cli);
+    log('scale: through one runner process…');
+    const runner = await throughRunners(inPageFile, 1, perProcess);
+    log(wayLine(runner));
+    logFailures(runner);
+
+    // The curve: every language the runner offers (the demo set has), in Lite proportions.
+    const probe = await startRunnerProcess(0, perProcess);
+    const probeExecutor = await connectRemoteExecutor({ urls: [probe.url] });
+    // BENCH_LANGUAGES narrows the curve too (CI's smoke run); by default it has every runner language.
+    const offered = probeExecutor.languages().filter((l) => !settings.narrowed || settings.languages.includes(l));
+    // Untimed: one program per language first fills the runners' shared compile caches (Rust
+    // crates, Go packages), so the first point of the curve does not pay for all of them.
+    log(`scale: warming the runner's caches (one problem of each of ${offered.join(', ')})…`);
+    const warmUp = parseDataset(toJsonl(scaleDataset(demo, offered, offered.length))).problems;
+    await evaluateAll(warmUp, canonicalModel, probeExecutor, { concurrency: perProcess });
+    await probeExecutor.dispose();
+    await probe.stop();
+    const curveFile = join(dir, 'scale-runner.jsonl');
+    writeFileSync(curveFile, toJsonl(scaleDataset(demo, offered, settings.curveSize)));
+    const curve: WayFigures[] = [];
+    for (const count of settings.processes) {
+      log(`scale: curve, ${count} runner process(es) on ${settings.curveSize} problems…`);
+      curve.push(await throughRunners(curveFile, count, perProcess));
+      log(wayLine(curve.at(-1)!));
+      logFailures(curve.at(-1)!);
+    }
+    report(settings, load, [page, cli, runner], curve, offered);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function report(settings: ScaleSettings, load: number, ways: WayFigures[], curve: WayFigures[], offered: readonly LanguageId[]): void {
+  const [page, , runner] = ways as [WayFigures, WayFigures, WayFigures];
+  const ratio = rate(page) / rate(runner);
+  const lines: string[] = [];
+  const out = (s = '') => lines.push(s);
+  out('## Scale run');
+  out();
+  out(`Measured by \`npm run bench -- --scale --scale-size ${settings.size}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${mb(totalmem())} memory, load average ${load.toFixed(1)} when it started (the machine was shared with other jobs: the figures are of a loaded machine). ` +
+    `${settings.size} problems over ${settings.languages.map((l) => LANGUAGE_NAMES[l]).join(', ')} in AutoCodeBench-Lite's language proportions (equal shares: src/bench/scale-data.ts says why), copies of the demo set's problems with questions of their own, answered by their canonical solutions (each must pass). The three ways ran one after the other on the same dataset.`);
+  out();
+  out('| way | problems | passed | wall | first result | problems/s | per problem p50 / p95 | peak memory | memory, last quarter vs first |');
+  out('|---|---|---|---|---|---|---|---|---|');
+  for (const f of ways) {
+    out(`| ${f.name} | ${f.problems} | ${f.passed} | ${sec(f.wallMs)} | ${sec(f.firstResultMs)} | ${rate(f).toFixed(2)} | ${quantile(f.perProblemMs, 0.5).toFixed(0)} / ${quantile(f.perProblemMs, 0.95).toFixed(0)} ms | ${mb(f.peakRss)} (${f.rssWhat})${f.peakHeap !== undefined ? `; page JS heap ${mb(f.peakHeap)}` : ''} | ${pct(f.rssGrowth)}${f.heapGrowth !== undefined ? `; JS heap ${pct(f.heapGrowth)}` : ''} |`);
+  }
+  out();
+  out(`**Throughput in-page ÷ runner (process per run): ${ratio.toFixed(2)}×** (target ≥ 3×: ${ratio >= 3 ? 'met' : 'not met'}).`);
+  const clicks = page.clickMs ?? [];
+  out(`The page answered ${clicks.length} clicks on a view tab during the run (two a second) in p95 ${quantile(clicks, 0.95).toFixed(0)} ms, at most ${Math.max(...clicks).toFixed(0)} ms, from the input event to the frame after it (target: every click within 200 ms: ${clicks.length && Math.max(...clicks) <= 200 ? 'met' : 'not met'}).`);
+  out(`Memory flatness (target: last quarter within 10% of the first): Chromium renderers ${pct(page.rssGrowth)}, page JS heap ${pct(page.heapGrowth ?? NaN)}.`);
+  out();
+  out(`Runner processes behind the client's spreading (runtimes/remote/client.ts: least busy runner first), ${settings.curveSize} problems over the languages this machine's runner offers (${offered.join(', ')}), each process allowing ${availableParallelism()} runs at once. This machine has ${cpus().length} cores, so more processes cannot add CPU: the curve shows what spreading costs or gains here, not what more machines would give.`);
+  out();
+  out('| runner processes | problems | passed | wall | problems/s | vs 1 process |');
+  out('|---|---|---|---|---|---|');
+  for (const f of curve) out(`| ${f.name.match(/\d+/)![0]} | ${f.problems} | ${f.passed} | ${sec(f.wallMs)} | ${rate(f).toFixed(2)} | ${(rate(f) / rate(curve[0]!)).toFixed(2)}× |`);
+  const md = lines.join('\n') + '\n';
+  // docs/bench.md keeps `npm run bench`'s report above; this section is replaced on every scale run.
+  const path = `${settings.out}/bench.md`;
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const kept = before.split(/^## Scale run$/m)[0]!.trimEnd();
+  writeFileSync(path, (kept ? kept + '\n\n' : '') + md);
+  console.log(md);
+  for (const f of ways) console.log(wayLine(f));
+  console.log(`scale runner curve (problems/s): ${curve.map((f) => `${f.name.match(/\d+/)![0]} → ${rate(f).toFixed(2)}`).join(', ')}`);
+  console.log(`scale throughput in-page ÷ runner: ${ratio.toFixed(2)}x`);
+}
