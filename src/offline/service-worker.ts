@@ -18,6 +18,8 @@
  * something rewrote is never served (docs/security.md). Built into dist/service-worker.js.
  */
 /// <reference lib="webworker" />
+// A module (its `self` is its own, not the runtime workers'); esbuild bundles it into one script.
+export {};
 declare const self: ServiceWorkerGlobalScope;
 declare const SHELL: { cache: string; prefix: string; files: Record<string, string>; sandbox: string; sandboxPolicy: string };
 
