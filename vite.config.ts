@@ -8,6 +8,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { SANDBOX_HEADER_POLICY, SANDBOX_PAGE, sandboxHtml } from './runtimes/host/sandbox-page.js';
 import { CATALOG, runtimeFilePath } from './runtimes/host/catalog.js';
+import { offlineShell } from './src/offline/shell-plugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -140,7 +141,7 @@ export default defineConfig(({ isPreview }) => ({
   // the build as it is and Vitest runs no browser code, so neither spends seconds hashing the
   // runtime files (a preview server starts for the e2e tests and for `npm run bench`).
   define: isPreview || process.env.VITEST ? {} : { RUNTIME_FILE_HASHES: JSON.stringify(runtimeFileHashes()) },
-  plugins: [pyodideFromOwnOrigin(), runtimeFiles(), runtimeSandboxPage(), svelte()],
+  plugins: [pyodideFromOwnOrigin(), runtimeFiles(), runtimeSandboxPage(), svelte(), offlineShell()],
   // Classic workers: the runtime worker runs from a blob: URL inside the sandbox frame, with no
   // chunk to import from the network, so it is one self-contained script.
   // Pyodide's loader imports `node-fetch` on its Node path only (never taken in a browser worker).

@@ -136,8 +136,13 @@ export class RuntimeSandbox {
 
   private openFrame(): Frame {
     const element = document.createElement('iframe');
-    // An opaque origin: no allow-same-origin, no popups, no navigation of the page.
-    element.setAttribute('sandbox', 'allow-scripts');
+    // An opaque origin: no allow-same-origin, no popups, no navigation of the page. Offline only
+    // (navigator.onLine false): Chromium never sends a sandboxed frame's navigation to a service
+    // worker, so a page that our worker controls (src/offline/service-worker.ts) loads the frame
+    // without the attribute, and the worker serves it with the same sandbox as a header it sets
+    // itself. Either way the frame's script runs only with an opaque origin. Online the attribute
+    // stays: Chromium then also gives the frame a process of its own.
+    if (navigator.onLine || !navigator.serviceWorker?.controller) element.setAttribute('sandbox', 'allow-scripts');
     element.setAttribute('referrerpolicy', 'no-referrer');
     element.setAttribute('aria-hidden', 'true');
     element.setAttribute('tabindex', '-1');

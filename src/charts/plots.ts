@@ -30,6 +30,15 @@ export interface RenderOptions {
   height?: number;
 }
 
+/**
+ * One y scale for every chart: 0–100 % over a frame of the same height (the plot's height less
+ * these margins), so two charts side by side read alike. A chart that needs more room below
+ * (turned language names) grows taller instead of squeezing its frame.
+ */
+export const Y_DOMAIN: readonly [number, number] = [0, 100];
+const MARGIN_TOP = 24;
+const MARGIN_BOTTOM = 44;
+
 const pct = (v: number) => (Number.isNaN(v) ? '–' : `${(v * 100).toFixed(1)}%`);
 const finite = <T extends { v: number }>(rows: T[]) => rows.filter((r) => !Number.isNaN(r.v));
 const ERROR_BAR = '#222';
@@ -41,11 +50,11 @@ function plotOf(name: ChartName, data: ChartData, width: number, height: number,
     document,
     width,
     height,
-    marginTop: 24,
-    marginBottom: 44,
+    marginTop: MARGIN_TOP,
+    marginBottom: MARGIN_BOTTOM,
     marginLeft: 52,
     style: { fontFamily: CHART_FONT, fontSize: '12px', background: 'white', color: '#222' },
-    y: { domain: [0, 100], label: '%', grid: true },
+    y: { domain: [...Y_DOMAIN], label: '%', grid: true },
   };
   if (name === 'languages') {
     const rows = finite(data.languages.map((l) => ({ ...l, v: l.pass1 * 100, ...bounds(l, l.pass1 * 100) })));
@@ -68,7 +77,9 @@ function plotOf(name: ChartName, data: ChartData, width: number, height: number,
       marks.push(Plot.text([`– – overall ${pct(data.overall)}`], { frameAnchor: 'top-right', dy: -14, fill: LINE, fontSize: 11, fontWeight: 'bold' }));
     }
     const x = { label: null, domain: rows.map((r) => r.label), padding: 0.3, ...(turned ? { tickRotate: -90 } : {}) };
-    return Plot.plot({ ...common, ...(turned ? { marginBottom: 96 } : {}), x, marks }) as unknown as Element;
+    // Turned names need 96 px below the frame: the chart grows by the difference, its frame does not shrink.
+    const below = turned ? { marginBottom: 96, height: height + 96 - MARGIN_BOTTOM } : {};
+    return Plot.plot({ ...common, ...below, x, marks }) as unknown as Element;
   }
   if (name === 'difficulty') {
     const rows = finite(data.difficulty.map((d) => ({ ...d, v: d.pass1 * 100, ...bounds(d, d.pass1 * 100) })));
@@ -112,14 +123,16 @@ export function renderChart(name: ChartName, data: ChartData, options: RenderOpt
   const width = options.width ?? (name === 'languages' ? Math.max(560, 90 * data.languages.length + 120) : 560);
   const height = options.height ?? 320;
   const plot = plotOf(name, data, width, height, document);
+  // The plot's own height: taller than asked when it needs room below its frame.
+  const plotHeight = Number(plot.getAttribute('height')) || height;
   const svg = document.createElementNS(SVG_NS, 'svg') as SVGSVGElement;
   svg.setAttribute('xmlns', SVG_NS);
   svg.setAttribute('width', String(width));
-  svg.setAttribute('height', String(height + TITLE_HEIGHT));
-  svg.setAttribute('viewBox', `0 0 ${width} ${height + TITLE_HEIGHT}`);
+  svg.setAttribute('height', String(plotHeight + TITLE_HEIGHT));
+  svg.setAttribute('viewBox', `0 0 ${width} ${plotHeight + TITLE_HEIGHT}`);
   svg.setAttribute('font-family', CHART_FONT);
   const background = document.createElementNS(SVG_NS, 'rect');
-  for (const [k, v] of Object.entries({ x: '0', y: '0', width: String(width), height: String(height + TITLE_HEIGHT), fill: 'white' })) background.setAttribute(k, v);
+  for (const [k, v] of Object.entries({ x: '0', y: '0', width: String(width), height: String(plotHeight + TITLE_HEIGHT), fill: 'white' })) background.setAttribute(k, v);
   svg.append(background);
   const title = document.createElementNS(SVG_NS, 'text');
   for (const [k, v] of Object.entries({ x: '12', y: '16', 'font-size': '14', 'font-weight': 'bold', fill: '#222' })) title.setAttribute(k, v);

@@ -15,6 +15,7 @@ import { samplePerStratum, type SubsetPlan } from '../core/sample';
 import { passAtKIntervals, uncertainty, uncertaintyLines } from '../core/uncertainty';
 import { chainKey } from '../core/chains';
 import { resultKey, sampleOf, turnOf, type AttemptResult } from '../core/results';
+import { adviceFor, FailureBreaker, RepeatedFailureError } from '../models/breaker';
 import { meteredModel, type Meter } from '../models/meter';
 import { recordedModel } from '../models/recorded';
 import { addUsage, emptyTotals } from '../models/usage';
@@ -106,9 +107,40 @@ async function main(options: CliOptions): Promise<void> {
   // Progress counts (problem, sample) chains: one per problem in a single run.
   const chains = problems.length * samples;
   const redraw = () => status.show(progressLine(chains, counters, meter, prices));
-  const { model: source, prices, settings } = await loadModel(options, readText, { onRetry: () => (counters.retries++, redraw()) });
+  // The page's breaker: a provider that fails the same way on every request stops the run early.
+  const breakerStop = new AbortController();
+  let breaker: FailureBreaker | undefined;
+  const noteFailure = (error: unknown, problem: string | undefined) => {
+    const advice = breaker?.failure(error, problem);
+    if (advice) breakerStop.abort(new RepeatedFailureError(advice));
+  };
+  const { model: source, prices, settings } = await loadModel(options, readText, {
+    onRetry: (info, problem) => {
+      counters.retries++;
+      redraw();
+      noteFailure(info.error, problem?.id);
+    },
+  });
   let model: AnswerSource = source;
-  if (options.provider) ({ model, meter } = meteredModel(source, redraw));
+  if (options.provider) {
+    const baseUrl = settings!.baseUrl;
+    breaker = new FailureBreaker((cls, error, tries) => adviceFor(cls, error, baseUrl, null, tries));
+    ({ model, meter } = meteredModel(source, redraw));
+    const metered = model;
+    model = {
+      id: metered.id,
+      answer: async (problem, signal, context) => {
+        try {
+          const answer = await metered.answer(problem, signal, context);
+          breaker!.success();
+          return answer;
+        } catch (e) {
+          noteFailure(e, problem.id);
+          throw e;
+        }
+      },
+    };
+  }
 
   // With --out, every answer and result is journaled as it arrives, and a run can be continued.
   let journal: Journal | undefined;
@@ -131,6 +163,7 @@ async function main(options: CliOptions): Promise<void> {
       results = await evaluateAll(problems, model, executor, {
         mode: options.mode,
         concurrency: options.concurrency,
+        signal: breakerStop.signal,
         timeoutMs: options.timeoutSeconds ? () => options.timeoutSeconds! * 1000 : undefined,
         samples,
         turns,
@@ -149,6 +182,11 @@ async function main(options: CliOptions): Promise<void> {
     } finally {
       status.end();
       await journal?.flush().catch(() => {});
+    }
+    const reason: unknown = breakerStop.signal.reason;
+    if (reason instanceof RepeatedFailureError) {
+      const kept = options.out ? `; answers and results so far are kept in ${journalPath(options.out)}` : '';
+      throw new DataError(`the run stopped early${kept}. ${reason.advice}`);
     }
     if (options.out && journal) {
       const lines = outLines(problems, results, plan, prior, keyed);

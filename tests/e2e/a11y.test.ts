@@ -1,6 +1,6 @@
 /**
  * Accessibility and small screens (issue #17, items 12, 11 and 3), in the built app in headless
- * Chromium: axe-core finds no WCAG 2.1 A/AA violation on any view (with a self-check run and a
+ * Chromium: axe-core finds no WCAG 2.2 A/AA violation on any view (with a self-check run and a
  * recorded-answers run loaded, so tables, badges, charts, the problem view and the comparison are
  * populated); the keyboard has one Tab stop per composite widget and focus returns to the row that
  * opened the problem view; charts are drawn at their container's width with no text under 11 px;
@@ -11,8 +11,11 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useChromium } from '../support/e2e';
 
-/** WCAG 2.1 level A and AA (axe's tags; 2.0 rules are tagged wcag2a/wcag2aa). */
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/**
+ * WCAG 2.2 level A and AA (axe's tags: 2.0 rules are tagged wcag2a/wcag2aa, 2.1's wcag21*, and
+ * 2.2's wcag22aa: target-size, 2.5.8, every pointer target 24 × 24 px or spaced as far).
+ */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 /** QuickJS languages (no Pyodide or compiler download) and one that has no runtime here (UNSUPPORTED). */
 const RUN_LANGUAGES = ['javascript', 'typescript'];
 
@@ -26,14 +29,17 @@ describe('accessibility and small screens', () => {
     ({ page } = await chromium.openApp({ viewport: { width: 1280, height: 900 }, pageErrors }));
   });
 
-  /** Axe's WCAG 2.1 A/AA violations on the page as it is now: per rule, how many elements, the first and why. */
+  /** Axe's WCAG 2.2 A/AA violations on the page as it is now: per rule, how many elements, the first and why. */
   async function violations(): Promise<string[]> {
-    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    const { violations, passes } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    for (const rule of [...violations, ...passes]) checked.add(rule.id);
     return violations.map((v) => {
       const first = v.nodes[0]!;
       return `${v.id} (${v.impact}) on ${v.nodes.length} element(s), e.g. ${first.target.join(' ')} — ${first.failureSummary?.split('\n')[1]?.trim() ?? v.help}`;
     });
   }
+  /** Rules axe applied somewhere (passed or not): the 2.2 rule must be among them. */
+  const checked = new Set<string>();
   /** Every view checked, with what axe found there: all must be empty. */
   const found: Record<string, string[]> = {};
   const scan = async (view: string) => void (found[view] = await violations());
@@ -59,7 +65,7 @@ describe('accessibility and small screens', () => {
     return e ? `${e.tagName.toLowerCase()}|${e.getAttribute('data-testid') ?? ''}|${e.getAttribute('data-id') ?? ''}` : '';
   });
 
-  it('finds no WCAG 2.1 A/AA violation on any view', { timeout: 600_000 }, async () => {
+  it('finds no WCAG 2.2 A/AA violation on any view (target-size included)', { timeout: 600_000 }, async () => {
     await scan('evaluate, before a run');
 
     // A self-check of the QuickJS languages, two samples each (so the pass@k chart is drawn).
@@ -110,6 +116,7 @@ describe('accessibility and small screens', () => {
 
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((view) => [view, []])));
     expect(Object.keys(found)).toHaveLength(9);
+    expect(checked.has('target-size')).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 
@@ -217,7 +224,7 @@ describe('accessibility and small screens', () => {
     });
   }
 
-  it('does not scroll sideways at 390 px on any view', async () => {
+  it('does not scroll sideways at 390 px on any view, and axe finds nothing there either', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const overflow = async () => page.evaluate(() => {
       const scroller = document.scrollingElement!;
@@ -229,27 +236,34 @@ describe('accessibility and small screens', () => {
       return { scrollWidth: scroller.scrollWidth, innerWidth, culprits };
     });
     const seen: Record<string, { scrollWidth: number; innerWidth: number; culprits: string[] }> = {};
+    // Axe again at phone width: targets (WCAG 2.2 target-size) and contrast as a phone shows them.
+    const atPhone: Record<string, string[]> = {};
+    const overflowAndAxe = async (view: string) => {
+      seen[view] = await overflow();
+      atPhone[view] = await violations();
+    };
     expect(await page.evaluate(() => innerWidth)).toBe(390);
     await page.getByTestId('view-evaluate').click();
     await page.getByTestId('problem-table').waitFor();
-    seen.evaluate = await overflow();
+    await overflowAndAxe('evaluate');
     await page.getByTestId('model-select').selectOption('provider');
     await page.getByTestId('provider-settings').waitFor();
-    seen['provider and runner settings'] = await overflow();
+    await overflowAndAxe('provider and runner settings');
     await page.getByTestId('model-select').selectOption('canonical');
     await page.getByTestId('problem-row').first().click();
     await page.getByTestId('problem-detail').waitFor();
-    seen['problem view'] = await overflow();
+    await overflowAndAxe('problem view');
     await page.keyboard.press('Escape');
     await page.getByTestId('view-runs').click();
     await page.getByTestId('run-compare').waitFor();
-    seen['runs, two compared'] = await overflow();
+    await overflowAndAxe('runs, two compared');
     await page.getByTestId('view-leaderboard').click();
     await page.getByTestId('leaderboard').waitFor();
-    seen.leaderboard = await overflow();
+    await overflowAndAxe('leaderboard');
     await page.getByTestId('view-evaluate').click();
     expect(Object.keys(seen)).toHaveLength(5);
     for (const [view, o] of Object.entries(seen)) expect(o.scrollWidth, `${view}: ${o.culprits.join(', ')}`).toBeLessThanOrEqual(o.innerWidth);
+    expect(atPhone).toEqual(Object.fromEntries(Object.keys(seen).map((view) => [view, []])));
     expect(pageErrors).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BREAKER_ATTEMPTS } from '../../src/app/lib/breaker';
+import { BREAKER_ATTEMPTS } from '../../src/models/breaker';
 import { loadDataset, runAndWait, selectLanguages } from '../../src/bench/app-page';
 import { appOrigin, useChromium } from '../support/e2e';
 import { startMockProvider, type MockProvider } from '../support/mock-provider';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adviceFor, BREAKER_ATTEMPTS, FailureBreaker } from '../../src/app/lib/breaker';
+import { adviceFor, BREAKER_ATTEMPTS, FailureBreaker } from '../../src/models/breaker';
 import { failureClass, ProviderError } from '../../src/models/providers';
 
 const network = () => new ProviderError('openai (127.0.0.1:1): network error: Failed to fetch', undefined, true);

@@ -4,7 +4,7 @@
  */
 import { AuthenticationError, type Problem } from '../../contracts';
 import { createProviderModel, failureClass, type ProviderSettings } from '../../models/providers';
-import { adviceFor } from './breaker';
+import { adviceFor } from '../../models/breaker';
 
 /** The question of the test request (the e2e mock provider answers it too). */
 export const CONNECTION_TEST_QUESTION = 'Connection test from benchtop: reply with the single word OK.';

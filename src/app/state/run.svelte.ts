@@ -13,7 +13,7 @@ import type { Prices } from '../../models/providers';
 import { addUsage, costOf, emptyTotals } from '../../models/usage';
 import type { LegacyIds } from '../../store/legacy';
 import type { RunRecord, RunSource, StoredAnswer } from '../../store/types';
-import { adviceFor, FailureBreaker, RepeatedFailureError } from '../lib/breaker';
+import { adviceFor, FailureBreaker, RepeatedFailureError } from '../../models/breaker';
 import type { RunData } from '../lib/exports';
 import { metricLines } from '../lib/figures';
 import { chainKey, chainsOver, groupChains, openProblems } from '../../core/chains';
