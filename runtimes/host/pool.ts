@@ -1,7 +1,9 @@
 /**
  * Worker pools, one per language, shared by the browser (Web Workers) and Node (worker_threads).
  * A worker loads its runtime once and runs programs one at a time. At the time limit the host
- * kills the worker and starts a replacement at once, so the next program finds a warm one.
+ * kills the worker and starts a replacement at once, so the next program finds a warm one. A
+ * runaway (a program that runs on towards its limit) does not hold up the rest of its language:
+ * once every worker has been busy for SPARE_AFTER_MS with programs waiting, a spare worker starts.
  */
 import { InfrastructureError, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
 import { capOutput, OUTPUT_LIMIT } from './output';
@@ -26,10 +28,19 @@ export interface PoolOptions {
   onStatus?: (language: LanguageId, message: string) => void;
   /** Extra time before the host kills a worker; runtimes that stop themselves use the limit. */
   graceMs?: number;
+  /** How long every worker must have been busy before a spare starts (default SPARE_AFTER_MS). */
+  spareAfterMs?: number;
 }
+
+/** A program that runs this long is probably a runaway: the others should not wait for it. */
+export const SPARE_AFTER_MS = 3000;
+/** Spare workers per language at most, above the pool's size (each costs a worker's memory). */
+export const MAX_SPARES = 2;
 
 interface Job {
   request: RunRequest;
+  /** When the host got the request: the wait for a worker (and its runtime download) counts from here. */
+  received: number;
   resolve: (result: RunResult) => void;
   reject: (error: Error) => void;
 }
@@ -42,6 +53,8 @@ interface Slot {
   runId: number;
   timer: ReturnType<typeof setTimeout> | null;
   started: number;
+  /** How long the job in progress waited for this worker. */
+  queuedMs: number;
 }
 
 class LanguagePool {
@@ -53,6 +66,7 @@ class LanguagePool {
   private loadDeaths = 0;
   description = '';
   private readonly size: number;
+  private spareTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly language: LanguageId,
@@ -64,7 +78,7 @@ class LanguagePool {
   run(request: RunRequest): Promise<RunResult> {
     if (this.loadError) return Promise.reject(new InfrastructureError(this.loadError));
     return new Promise((resolve, reject) => {
-      this.waiting.push({ request, resolve, reject });
+      this.waiting.push({ request, resolve, reject, received: performance.now() });
       this.pump();
     });
   }
@@ -78,12 +92,41 @@ class LanguagePool {
     // One worker loads at a time: on two cores, two Pyodides loading side by side would each take
     // twice as long, and the first result would come later. The next one starts when this is ready.
     const starting = this.slots.filter((s) => !s.ready).length;
-    if (starting === 0 && this.waiting.length > 0 && this.slots.length < this.size) this.startSlot();
+    if (starting === 0 && this.waiting.length > 0 && this.slots.length < this.size + this.sparesWanted()) this.startSlot();
+    if (!this.waiting.length) this.retireSpares();
+  }
+
+  /**
+   * Spares the pool may run now: one per worker that has been on its program for spareAfterMs
+   * (at most MAX_SPARES). While programs wait behind busy workers, checks again when the next one
+   * would pass that mark.
+   */
+  private sparesWanted(): number {
+    const after = this.options.spareAfterMs ?? SPARE_AFTER_MS;
+    const now = performance.now();
+    const busy = this.slots.filter((s) => s.job);
+    const stuck = busy.filter((s) => now - s.started >= after).length;
+    if (this.spareTimer) clearTimeout(this.spareTimer);
+    this.spareTimer = null;
+    const fresh = busy.filter((s) => now - s.started < after);
+    if (this.waiting.length && fresh.length && stuck < MAX_SPARES) {
+      const next = Math.min(...fresh.map((s) => s.started + after - now));
+      this.spareTimer = setTimeout(() => { this.spareTimer = null; this.pump(); }, Math.max(10, next));
+    }
+    return Math.min(MAX_SPARES, stuck);
+  }
+
+  /** Nothing waits: idle workers above the pool's size go (their memory is wanted elsewhere). */
+  private retireSpares(): void {
+    for (const slot of this.slots.filter((s) => s.ready && !s.job)) {
+      if (this.slots.length <= this.size) break;
+      this.remove(slot);
+    }
   }
 
   private startSlot(): void {
     const worker = this.options.spawn(this.language);
-    const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0 };
+    const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0, queuedMs: 0 };
     this.slots.push(slot);
     worker.onMessage((m) => this.onMessage(slot, m));
     worker.onExit((reason) => this.onExit(slot, reason));
@@ -118,7 +161,7 @@ class LanguagePool {
         break;
       case 'result': {
         if (!slot.job || message.id !== slot.runId) return this.onExit(slot, 'unexpected message from the worker');
-        this.finish(slot, { ...sanitize(message.result), runtime: this.description });
+        this.finish(slot, { ...sanitize(message.result), runtime: this.description, queuedMs: slot.queuedMs });
         if (message.fatal) this.replace(slot);
         else this.pump();
         break;
@@ -131,6 +174,7 @@ class LanguagePool {
   private dispatch(slot: Slot, job: Job): void {
     slot.job = job;
     slot.started = performance.now();
+    slot.queuedMs = slot.started - job.received;
     const limit = job.request.timeoutMs + (this.options.graceMs ?? 250);
     slot.timer = setTimeout(() => this.timeOut(slot), limit);
     slot.runId = this.nextId++;
@@ -148,7 +192,7 @@ class LanguagePool {
   private timeOut(slot: Slot): void {
     if (!slot.job) return;
     const durationMs = performance.now() - slot.started;
-    this.finish(slot, { exitCode: null, stdout: '', stderr: '', timedOut: true, durationMs, runtime: this.description });
+    this.finish(slot, { exitCode: null, stdout: '', stderr: '', timedOut: true, durationMs, runtime: this.description, queuedMs: slot.queuedMs });
     this.replace(slot);
   }
 
@@ -164,15 +208,15 @@ class LanguagePool {
     if (slot.job) {
       const durationMs = performance.now() - slot.started;
       const stderr = `benchtop: the ${this.language} worker died while running this program (${reason})\n`;
-      this.finish(slot, { exitCode: 1, stdout: '', stderr, timedOut: false, durationMs, runtime: this.description });
+      this.finish(slot, { exitCode: 1, stdout: '', stderr, timedOut: false, durationMs, runtime: this.description, queuedMs: slot.queuedMs });
     }
     this.replace(slot);
   }
 
-  /** Kills a worker and starts its replacement right away (a warm spare for the next program). */
+  /** Kills a worker and starts its replacement right away (a warm one for the next program), unless it was a spare. */
   private replace(slot: Slot): void {
     this.remove(slot);
-    if (!this.loadError) this.startSlot();
+    if (!this.loadError && this.slots.length < this.size) this.startSlot();
     this.pump();
   }
 
@@ -183,6 +227,8 @@ class LanguagePool {
   }
 
   dispose(): void {
+    if (this.spareTimer) clearTimeout(this.spareTimer);
+    this.spareTimer = null;
     for (const slot of [...this.slots]) this.remove(slot);
     for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError('executor closed'));
   }
