@@ -6,7 +6,7 @@
 import type { Executor, LanguageId } from '../../src/contracts';
 import { CATALOG, runtimeFilePath } from './catalog';
 import { WORKER_LANGUAGES } from './languages';
-import { createPoolExecutor, type WorkerHandle } from './pool';
+import { createPoolExecutor, MAX_SPARES, type WorkerHandle } from './pool';
 import { poolSizeFor } from './pool-size';
 import type { HostMessage, WorkerMessage } from './protocol';
 import { cachedUrls, fetchRuntimeFiles, type DownloadProgress, type RuntimeFile } from './runtime-files';
@@ -97,12 +97,15 @@ export function createBrowserExecutor(options: BrowserExecutorOptions = {}): Exe
   // navigator.deviceMemory (Chromium: GB, rounded, at most 8) is all a page may know of memory; 4 GB without it.
   const memory = ((navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4) * 1024 ** 3;
   const size = (language: LanguageId) => poolSizeFor(language, navigator.hardwareConcurrency || 2, memory, options.poolSize);
+  // Spares for runaways (pool.ts) only where memory holds them too.
+  const spares = (language: LanguageId) => poolSizeFor(language, 0, memory, size(language) + MAX_SPARES) - size(language);
   if (import.meta.env.DEV) {
     console.warn('benchtop (dev server): runtime workers run without the sandbox frame; build the app for the real walls (docs/security.md)');
     return createPoolExecutor({
       spawn: (language) => spawnDirectWorker(language, (m) => options.onStatus?.(language, m), (p) => options.onProgress?.(language, p)),
       languages: WORKER_LANGUAGES,
       size,
+      spares,
       settings: { pyodideIndexURL: pyodideBase() },
       onStatus: options.onStatus,
     });
@@ -114,7 +117,7 @@ export function createBrowserExecutor(options: BrowserExecutorOptions = {}): Exe
     onStatus: options.onStatus,
     onProgress: options.onProgress,
   });
-  const executor = createPoolExecutor({ spawn: (language) => sandbox.spawn(language), languages: WORKER_LANGUAGES, size, onStatus: options.onStatus });
+  const executor = createPoolExecutor({ spawn: (language) => sandbox.spawn(language), languages: WORKER_LANGUAGES, size, spares, onStatus: options.onStatus });
   return {
     ...executor,
     async dispose() {

@@ -3,7 +3,8 @@
  * A worker loads its runtime once and runs programs one at a time. At the time limit the host
  * kills the worker and starts a replacement at once, so the next program finds a warm one. A
  * runaway (a program that runs on towards its limit) does not hold up the rest of its language:
- * once every worker has been busy for SPARE_AFTER_MS with programs waiting, a spare worker starts.
+ * with programs waiting, a worker whose program has run for SPARE_AFTER_MS and a quarter of its
+ * limit gets a spare beside it (as many as `spares` allows).
  */
 import { InfrastructureError, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
 import { capOutput, OUTPUT_LIMIT } from './output';
@@ -28,11 +29,15 @@ export interface PoolOptions {
   onStatus?: (language: LanguageId, message: string) => void;
   /** Extra time before the host kills a worker; runtimes that stop themselves use the limit. */
   graceMs?: number;
-  /** How long every worker must have been busy before a spare starts (default SPARE_AFTER_MS). */
-  spareAfterMs?: number;
+  /** Spare workers a language may add above `size` (default MAX_SPARES); the hosts keep them within memory. */
+  spares?: (language: LanguageId) => number;
 }
 
-/** A program that runs this long is probably a runaway: the others should not wait for it. */
+/**
+ * A program that has run this long, and a quarter of its time limit, is probably a runaway (the
+ * benchmarks' programs run in well under a second; a C++ compile takes a few): the others should
+ * not wait for it.
+ */
 export const SPARE_AFTER_MS = 3000;
 /** Spare workers per language at most, above the pool's size (each costs a worker's memory). */
 export const MAX_SPARES = 2;
@@ -66,6 +71,7 @@ class LanguagePool {
   private loadDeaths = 0;
   description = '';
   private readonly size: number;
+  private readonly spares: number;
   private spareTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -73,6 +79,7 @@ class LanguagePool {
     private readonly options: PoolOptions,
   ) {
     this.size = typeof options.size === 'function' ? options.size(language) : options.size;
+    this.spares = Math.max(0, Math.min(MAX_SPARES, options.spares?.(language) ?? MAX_SPARES));
   }
 
   run(request: RunRequest): Promise<RunResult> {
@@ -97,23 +104,23 @@ class LanguagePool {
   }
 
   /**
-   * Spares the pool may run now: one per worker that has been on its program for spareAfterMs
-   * (at most MAX_SPARES). While programs wait behind busy workers, checks again when the next one
+   * Spares the pool may run now: one per worker that has been on its program past the runaway mark
+   * (at most `spares`). While programs wait behind busy workers, checks again when the next one
    * would pass that mark.
    */
   private sparesWanted(): number {
-    const after = this.options.spareAfterMs ?? SPARE_AFTER_MS;
     const now = performance.now();
+    const mark = (s: Slot) => s.started + Math.max(SPARE_AFTER_MS, s.job!.request.timeoutMs / 4);
     const busy = this.slots.filter((s) => s.job);
-    const stuck = busy.filter((s) => now - s.started >= after).length;
+    const stuck = busy.filter((s) => now >= mark(s)).length;
     if (this.spareTimer) clearTimeout(this.spareTimer);
     this.spareTimer = null;
-    const fresh = busy.filter((s) => now - s.started < after);
-    if (this.waiting.length && fresh.length && stuck < MAX_SPARES) {
-      const next = Math.min(...fresh.map((s) => s.started + after - now));
+    const fresh = busy.filter((s) => now < mark(s));
+    if (this.waiting.length && fresh.length && stuck < this.spares) {
+      const next = Math.min(...fresh.map((s) => mark(s) - now));
       this.spareTimer = setTimeout(() => { this.spareTimer = null; this.pump(); }, Math.max(10, next));
     }
-    return Math.min(MAX_SPARES, stuck);
+    return Math.min(this.spares, stuck);
   }
 
   /** Nothing waits: idle workers above the pool's size go (their memory is wanted elsewhere). */
