@@ -58,6 +58,11 @@ function runtimeFileHashes(): Record<string, string[]> {
   return hashes;
 }
 
+/** The size of each runtime file, compiled into the page (RUNTIME_FILE_BYTES): what Run will download, and its percent. */
+function runtimeFileBytes(): Record<string, number> {
+  return Object.fromEntries([...catalogFiles()].map(([path, file]) => [path, statSync(file).size]));
+}
+
 /**
  * The in-page runtimes' files (runtimes/host/catalog.ts), served on the app's own origin as
  * runtimes/<language>/<name>: streamed from node_modules by the dev server, and put beside the
@@ -140,7 +145,7 @@ export default defineConfig(({ isPreview }) => ({
   // Only code compiled for the browser (build, dev server) reads the hashes: `vite preview` serves
   // the build as it is and Vitest runs no browser code, so neither spends seconds hashing the
   // runtime files (a preview server starts for the e2e tests and for `npm run bench`).
-  define: isPreview || process.env.VITEST ? {} : { RUNTIME_FILE_HASHES: JSON.stringify(runtimeFileHashes()) },
+  define: isPreview || process.env.VITEST ? {} : { RUNTIME_FILE_HASHES: JSON.stringify(runtimeFileHashes()), RUNTIME_FILE_BYTES: JSON.stringify(runtimeFileBytes()) },
   plugins: [pyodideFromOwnOrigin(), runtimeFiles(), runtimeSandboxPage(), svelte(), offlineShell()],
   // Classic workers: the runtime worker runs from a blob: URL inside the sandbox frame, with no
   // chunk to import from the network, so it is one self-contained script.

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Executor, LanguageId } from '../../src/contracts';
 import { WORKER_LANGUAGES } from './languages';
 import { nodeModulesPath } from './node-files';
-import { createPoolExecutor, type WorkerHandle } from './pool';
+import { createPoolExecutor, MAX_SPARES, type WorkerHandle } from './pool';
 import { poolSizeFor } from './pool-size';
 import type { WorkerMessage } from './protocol';
 
@@ -93,5 +93,7 @@ export function createNodeExecutor(options: NodeExecutorOptions = {}): Executor 
   };
   // Memory the host can spare now: free memory, not total (other processes share the machine).
   const size = (language: LanguageId) => poolSizeFor(language, availableParallelism(), freemem(), options.poolSize);
-  return createPoolExecutor({ spawn, languages: WORKER_LANGUAGES, size, onStatus: options.onStatus });
+  // Spares for runaways (pool.ts) only where free memory holds them too.
+  const spares = (language: LanguageId) => poolSizeFor(language, 0, freemem(), size(language) + MAX_SPARES) - size(language);
+  return createPoolExecutor({ spawn, languages: WORKER_LANGUAGES, size, spares, onStatus: options.onStatus });
 }

@@ -1,7 +1,10 @@
 /**
  * Worker pools, one per language, shared by the browser (Web Workers) and Node (worker_threads).
  * A worker loads its runtime once and runs programs one at a time. At the time limit the host
- * kills the worker and starts a replacement at once, so the next program finds a warm one.
+ * kills the worker and starts a replacement at once, so the next program finds a warm one. A
+ * runaway (a program that runs on towards its limit) does not hold up the rest of its language:
+ * with programs waiting, a worker whose program has run for SPARE_AFTER_MS and a quarter of its
+ * limit gets a spare beside it (as many as `spares` allows).
  */
 import { InfrastructureError, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
 import { capOutput, OUTPUT_LIMIT } from './output';
@@ -26,10 +29,23 @@ export interface PoolOptions {
   onStatus?: (language: LanguageId, message: string) => void;
   /** Extra time before the host kills a worker; runtimes that stop themselves use the limit. */
   graceMs?: number;
+  /** Spare workers a language may add above `size` (default MAX_SPARES); the hosts keep them within memory. */
+  spares?: (language: LanguageId) => number;
 }
+
+/**
+ * A program that has run this long, and a quarter of its time limit, is probably a runaway (the
+ * benchmarks' programs run in well under a second; a C++ compile takes a few): the others should
+ * not wait for it.
+ */
+export const SPARE_AFTER_MS = 3000;
+/** Spare workers per language at most, above the pool's size (each costs a worker's memory). */
+export const MAX_SPARES = 2;
 
 interface Job {
   request: RunRequest;
+  /** When the host got the request: the wait for a worker (and its runtime download) counts from here. */
+  received: number;
   resolve: (result: RunResult) => void;
   reject: (error: Error) => void;
 }
@@ -42,6 +58,8 @@ interface Slot {
   runId: number;
   timer: ReturnType<typeof setTimeout> | null;
   started: number;
+  /** How long the job in progress waited for this worker. */
+  queuedMs: number;
 }
 
 class LanguagePool {
@@ -53,18 +71,21 @@ class LanguagePool {
   private loadDeaths = 0;
   description = '';
   private readonly size: number;
+  private readonly spares: number;
+  private spareTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly language: LanguageId,
     private readonly options: PoolOptions,
   ) {
     this.size = typeof options.size === 'function' ? options.size(language) : options.size;
+    this.spares = Math.max(0, Math.min(MAX_SPARES, options.spares?.(language) ?? MAX_SPARES));
   }
 
   run(request: RunRequest): Promise<RunResult> {
     if (this.loadError) return Promise.reject(new InfrastructureError(this.loadError));
     return new Promise((resolve, reject) => {
-      this.waiting.push({ request, resolve, reject });
+      this.waiting.push({ request, resolve, reject, received: performance.now() });
       this.pump();
     });
   }
@@ -78,12 +99,41 @@ class LanguagePool {
     // One worker loads at a time: on two cores, two Pyodides loading side by side would each take
     // twice as long, and the first result would come later. The next one starts when this is ready.
     const starting = this.slots.filter((s) => !s.ready).length;
-    if (starting === 0 && this.waiting.length > 0 && this.slots.length < this.size) this.startSlot();
+    if (starting === 0 && this.waiting.length > 0 && this.slots.length < this.size + this.sparesWanted()) this.startSlot();
+    if (!this.waiting.length) this.retireSpares();
+  }
+
+  /**
+   * Spares the pool may run now: one per worker that has been on its program past the runaway mark
+   * (at most `spares`). While programs wait behind busy workers, checks again when the next one
+   * would pass that mark.
+   */
+  private sparesWanted(): number {
+    const now = performance.now();
+    const mark = (s: Slot) => s.started + Math.max(SPARE_AFTER_MS, s.job!.request.timeoutMs / 4);
+    const busy = this.slots.filter((s) => s.job);
+    const stuck = busy.filter((s) => now >= mark(s)).length;
+    if (this.spareTimer) clearTimeout(this.spareTimer);
+    this.spareTimer = null;
+    const fresh = busy.filter((s) => now < mark(s));
+    if (this.waiting.length && fresh.length && stuck < this.spares) {
+      const next = Math.min(...fresh.map((s) => mark(s) - now));
+      this.spareTimer = setTimeout(() => { this.spareTimer = null; this.pump(); }, Math.max(10, next));
+    }
+    return Math.min(this.spares, stuck);
+  }
+
+  /** Nothing waits: idle workers above the pool's size go (their memory is wanted elsewhere). */
+  private retireSpares(): void {
+    for (const slot of this.slots.filter((s) => s.ready && !s.job)) {
+      if (this.slots.length <= this.size) break;
+      this.remove(slot);
+    }
   }
 
   private startSlot(): void {
     const worker = this.options.spawn(this.language);
-    const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0 };
+    const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0, queuedMs: 0 };
     this.slots.push(slot);
     worker.onMessage((m) => this.onMessage(slot, m));
     worker.onExit((reason) => this.onExit(slot, reason));
@@ -118,7 +168,7 @@ class LanguagePool {
         break;
       case 'result': {
         if (!slot.job || message.id !== slot.runId) return this.onExit(slot, 'unexpected message from the worker');
-        this.finish(slot, { ...sanitize(message.result), runtime: this.description });
+        this.finish(slot, { ...sanitize(message.result), runtime: this.description, queuedMs: slot.queuedMs });
         if (message.fatal) this.replace(slot);
         else this.pump();
         break;
@@ -131,6 +181,7 @@ class LanguagePool {
   private dispatch(slot: Slot, job: Job): void {
     slot.job = job;
     slot.started = performance.now();
+    slot.queuedMs = slot.started - job.received;
     const limit = job.request.timeoutMs + (this.options.graceMs ?? 250);
     slot.timer = setTimeout(() => this.timeOut(slot), limit);
     slot.runId = this.nextId++;
@@ -148,7 +199,7 @@ class LanguagePool {
   private timeOut(slot: Slot): void {
     if (!slot.job) return;
     const durationMs = performance.now() - slot.started;
-    this.finish(slot, { exitCode: null, stdout: '', stderr: '', timedOut: true, durationMs, runtime: this.description });
+    this.finish(slot, { exitCode: null, stdout: '', stderr: '', timedOut: true, durationMs, runtime: this.description, queuedMs: slot.queuedMs });
     this.replace(slot);
   }
 
@@ -164,15 +215,15 @@ class LanguagePool {
     if (slot.job) {
       const durationMs = performance.now() - slot.started;
       const stderr = `benchtop: the ${this.language} worker died while running this program (${reason})\n`;
-      this.finish(slot, { exitCode: 1, stdout: '', stderr, timedOut: false, durationMs, runtime: this.description });
+      this.finish(slot, { exitCode: 1, stdout: '', stderr, timedOut: false, durationMs, runtime: this.description, queuedMs: slot.queuedMs });
     }
     this.replace(slot);
   }
 
-  /** Kills a worker and starts its replacement right away (a warm spare for the next program). */
+  /** Kills a worker and starts its replacement right away (a warm one for the next program), unless it was a spare. */
   private replace(slot: Slot): void {
     this.remove(slot);
-    if (!this.loadError) this.startSlot();
+    if (!this.loadError && this.slots.length < this.size) this.startSlot();
     this.pump();
   }
 
@@ -183,6 +234,8 @@ class LanguagePool {
   }
 
   dispose(): void {
+    if (this.spareTimer) clearTimeout(this.spareTimer);
+    this.spareTimer = null;
     for (const slot of [...this.slots]) this.remove(slot);
     for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError('executor closed'));
   }

@@ -13,6 +13,18 @@ export interface RuntimeFile {
    * is what a server that sends it with `content-encoding: gzip` delivers); empty: not checked.
    */
   sha256: readonly string[];
+  /** Its size as built, for the percent of a download (a compressed response gives no usable length). */
+  bytes?: number;
+}
+
+/** Bytes of a runtime's files at hand so far (downloaded or read from the cache), of `total`. */
+export interface DownloadProgress {
+  received: number;
+  /** From this browser's cache, included in `received`. */
+  cached: number;
+  /** 0 when unknown. */
+  total: number;
+  done: boolean;
 }
 
 /** Runtime files are kept in the browser's Cache Storage: a second visit downloads nothing. */
@@ -24,16 +36,25 @@ const MB = 1024 * 1024;
  * progress in megabytes. The cache is keyed by URL, and each URL carries the file's hash
  * (`…?v=<sha256>`), so an update never finds a stale entry.
  */
-export async function fetchRuntimeFiles(urls: Record<string, RuntimeFile>, onStatus?: (message: string) => void): Promise<Record<string, ArrayBuffer>> {
+export async function fetchRuntimeFiles(
+  urls: Record<string, RuntimeFile>,
+  onStatus?: (message: string) => void,
+  onProgress?: (progress: DownloadProgress) => void,
+): Promise<Record<string, ArrayBuffer>> {
   const entries = Object.entries(urls);
   if (!entries.length) return {};
   const cache = await openCache();
   const total = { expected: 0, unknown: false, received: 0, fromCache: 0 };
+  // Sizes known from the build give a percent from the first byte, compressed or not.
+  const built = entries.every(([, f]) => typeof f.bytes === 'number') ? entries.reduce((n, [, f]) => n + f.bytes!, 0) : 0;
   let lastReport = 0;
   const report = (force = false) => {
     const now = Date.now();
-    if (!onStatus || (!force && now - lastReport < 250)) return;
+    if (!force && now - lastReport < 250) return;
     lastReport = now;
+    const expected = built || (total.unknown ? 0 : total.expected + total.fromCache);
+    onProgress?.({ received: total.received + total.fromCache, cached: total.fromCache, total: expected, done: force });
+    if (!onStatus) return;
     const cached = total.fromCache ? ` (${(total.fromCache / MB).toFixed(1)} MB from this browser's cache)` : '';
     const of = total.expected && !total.unknown ? ` of ${(total.expected / MB).toFixed(1)}` : '';
     onStatus(`downloading runtime files: ${(total.received / MB).toFixed(1)}${of} MB${cached}…`);
@@ -44,6 +65,7 @@ export async function fetchRuntimeFiles(urls: Record<string, RuntimeFile>, onSta
       const bytes = await hit.arrayBuffer();
       if (await hashMatches(bytes, sha256)) {
         total.fromCache += bytes.byteLength;
+        report();
         return [name, bytes] as const;
       }
       // Not what the build made: rewritten by someone, or damaged. Never used; downloaded again.
@@ -117,4 +139,12 @@ export async function fetchResponse(url: string, cache: RequestCache = 'default'
   }
   if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
   return response;
+}
+
+/** Which of `urls` this browser's cache holds (checked against their hash only when used). */
+export async function cachedUrls(urls: readonly string[]): Promise<Set<string>> {
+  const cache = await openCache();
+  if (!cache) return new Set();
+  const held = await Promise.all(urls.map(async (url) => ((await cache.match(url).catch(() => undefined)) ? url : null)));
+  return new Set(held.filter((u): u is string => u !== null));
 }

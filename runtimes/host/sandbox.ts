@@ -19,7 +19,7 @@
 import type { LanguageId } from '../../src/contracts';
 import type { WorkerHandle } from './pool';
 import type { HostMessage, WorkerMessage } from './protocol';
-import { fetchResponse, fetchRuntimeFiles, type RuntimeFile } from './runtime-files';
+import { fetchResponse, fetchRuntimeFiles, type DownloadProgress, type RuntimeFile } from './runtime-files';
 
 export interface SandboxSources {
   /** URL of sandbox.html. */
@@ -30,6 +30,8 @@ export interface SandboxSources {
   files(language: LanguageId): Record<string, RuntimeFile>;
   /** Download progress of runtime files ("downloading … 12.3 of 30.6 MB"). */
   onStatus?: (language: LanguageId, message: string) => void;
+  /** The same as figures, for a progress bar. */
+  onProgress?: (language: LanguageId, progress: DownloadProgress) => void;
 }
 
 type FrameMessage =
@@ -230,7 +232,7 @@ export class RuntimeSandbox {
   /** Fetches a language's runtime files from the app's own origin and hands them to the frame, once per frame. */
   private provideFiles(frame: Frame, language: LanguageId): Promise<void> {
     return once(frame.files, language, async () => {
-      const files = await fetchRuntimeFiles(this.sources.files(language), (m) => this.sources.onStatus?.(language, m));
+      const files = await fetchRuntimeFiles(this.sources.files(language), (m) => this.sources.onStatus?.(language, m), (p) => this.sources.onProgress?.(language, p));
       this.send(frame, { kind: 'files', language, files }, Object.values(files));
     });
   }

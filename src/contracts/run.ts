@@ -15,6 +15,11 @@ export interface RunResult extends ExecutionReport {
   durationMs: number;
   /** Which runtime produced this result, e.g. "Pyodide 0.25.1 (CPython 3.11.3)". */
   runtime: string;
+  /**
+   * How long the request waited before a worker began it (for a free worker, or for one to load its
+   * runtime, download included); not part of durationMs, which is the program's own run.
+   */
+  queuedMs?: number;
   /** A stream was cut at the capture limit. */
   truncated?: boolean;
   /**

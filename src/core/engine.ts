@@ -124,6 +124,8 @@ export async function evaluateProblem(
     full,
     verdict: demo.outcome === 'PASSED' && full.outcome === 'PASSED' ? 'passed' : 'failed',
     durationMs: Date.now() - started,
+    runMs: demo.durationMs + full.durationMs,
+    waitMs: Math.max(demo.waitMs ?? 0, full.waitMs ?? 0),
   };
 }
 
@@ -138,6 +140,7 @@ function toTestRun(language: LanguageId, program: string, result: RunResult): Te
     stderr: result.stderr,
     timedOut: result.timedOut,
     durationMs: result.durationMs,
+    ...(result.queuedMs !== undefined ? { waitMs: result.queuedMs } : {}),
     runtime: result.runtime,
     ...(result.truncated ? { truncated: true } : {}),
   };

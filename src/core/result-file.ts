@@ -15,7 +15,12 @@ export interface ResultFields {
   verdict: Verdict;
   error?: string;
   runtime: string | null;
+  /** Wall time of the attempt: answer, wait and runs. */
   duration_ms: number;
+  /** Time the test programs ran, without waiting (absent in older files). */
+  run_ms?: number;
+  /** Time the programs waited for a worker, runtime download included (absent in older files). */
+  wait_ms?: number;
   usage?: StoredUsage;
   /** 0-based sample: written for every line of a run with several samples or turns (absent: 0). */
   sample?: number;
@@ -47,6 +52,8 @@ export function resultFields(result: AttemptResult, keyed = false): ResultFields
     ...(result.error ? { error: result.error } : {}),
     runtime: result.demo?.runtime ?? null,
     duration_ms: Math.round(result.durationMs),
+    ...(result.runMs !== undefined ? { run_ms: Math.round(result.runMs) } : {}),
+    ...(result.waitMs !== undefined ? { wait_ms: Math.round(result.waitMs) } : {}),
     ...(result.usage ? { usage: toStoredUsage(result.usage) } : {}),
     ...(result.feedback !== undefined ? { feedback: result.feedback } : {}),
   };
@@ -76,6 +83,8 @@ export function storedResult(problem: Problem, fields: ResultFields, output: str
     verdict: fields.verdict,
     ...(fields.error ? { error: fields.error } : {}),
     durationMs: fields.duration_ms,
+    ...(fields.run_ms !== undefined ? { runMs: fields.run_ms } : {}),
+    ...(fields.wait_ms !== undefined ? { waitMs: fields.wait_ms } : {}),
     ...(usage ? { usage } : {}),
     sample: fields.sample ?? 0,
     turn: fields.turn ?? 1,
@@ -100,6 +109,8 @@ export function pickResultFields(v: Record<string, unknown>): ResultFields {
     duration_ms: typeof v.duration_ms === 'number' ? v.duration_ms : 0,
   };
   if (typeof v.error === 'string') f.error = v.error;
+  if (typeof v.run_ms === 'number') f.run_ms = v.run_ms;
+  if (typeof v.wait_ms === 'number') f.wait_ms = v.wait_ms;
   const usage = fromStoredUsage(v.usage);
   if (usage) f.usage = toStoredUsage(usage);
   if (typeof v.sample === 'number' && Number.isInteger(v.sample) && v.sample >= 0) f.sample = v.sample;

@@ -9,7 +9,10 @@ export interface TestRun {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** The program's own run (compile included), not the wait before it. */
   durationMs: number;
+  /** How long it waited for a worker (a free one, or one loading its runtime, download included). */
+  waitMs?: number;
   runtime: string;
   /** stdout or stderr was cut at the capture limit (the text ends with a "[… truncated" mark). */
   truncated?: boolean;
@@ -37,7 +40,12 @@ export interface AttemptResult {
   verdict: Verdict;
   /** The message for infra_error / unsupported. */
   error?: string;
+  /** Wall time of the whole attempt: the answer, the wait for a worker and the runs. */
   durationMs: number;
+  /** Time the two test programs ran (demo + full), without any wait: "run time" on the page and in exports. */
+  runMs?: number;
+  /** The longer of the two programs' waits for a worker (they wait side by side): "wait" on the page and in exports. */
+  waitMs?: number;
   /** Tokens the answer cost, where the provider reported them. */
   usage?: TokenUsage;
   /** Reasoning the provider returned apart from the answer. */
@@ -48,6 +56,12 @@ export interface AttemptResult {
   turn?: number;
   /** The execution feedback the model was given after this turn (set only when another turn followed). */
   feedback?: string;
+}
+
+/** Run time of an attempt (see AttemptResult.runMs); null when nothing ran. */
+export function runTimeOf(r: Pick<AttemptResult, 'runMs' | 'demo' | 'full'>): number | null {
+  if (r.runMs !== undefined) return r.runMs;
+  return r.demo || r.full ? (r.demo?.durationMs ?? 0) + (r.full?.durationMs ?? 0) : null;
 }
 
 export const sampleOf = (r: Pick<AttemptResult, 'sample'>): number => r.sample ?? 0;

@@ -143,7 +143,7 @@ describe('accessibility and small screens', () => {
     const rows = page.getByTestId('problem-row');
     const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')!));
     expect(ids.length).toBeGreaterThan(3);
-    for (const row of (await rows.all()).slice(0, 3)) expect(await row.getAttribute('aria-label')).toMatch(/^#\d+ \S+, \S+, (easy|medium|hard), [A-Z_ ]+/);
+    for (const row of (await rows.all()).slice(0, 3)) expect(await row.getAttribute('aria-label')).toMatch(/^#\d+ .+ \(\S+\), \S+, (easy|medium|hard), [A-Z_ ]+/);
     expect(await rows.evaluateAll((trs) => trs.filter((tr) => tr.tabIndex === 0).length)).toBe(1);
     await rows.first().focus();
     await page.keyboard.press('ArrowDown');

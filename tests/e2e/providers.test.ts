@@ -236,11 +236,10 @@ describe('model providers in Chromium', () => {
     expect(answered.length).toBeLessThan(subset.length);
     const before = new Map(subset.map((p) => [p.id, mock.countFor(p.id)]));
 
-    await page.getByTestId('resume-continue').click();
-    await page.getByTestId('run-error').waitFor();
-    expect(await page.getByTestId('run-error').textContent()).toContain('Enter your API key');
-    await page.getByTestId('provider-key').fill(KEY);
-    await evaluate(click('continue-run'));
+    // Continue needs the key, and the banner itself asks for it (issue #17, item 8).
+    expect(await offer.getByTestId('resume-continue').isDisabled()).toBe(true);
+    await offer.getByTestId('resume-key').fill(KEY);
+    await evaluate(click('resume-continue'));
 
     expect(await pass1()).toBe(expectedPass1());
     expect(await page.getByTestId('progress').getAttribute('data-done')).toBe(String(subset.length));
@@ -264,7 +263,7 @@ describe('model providers in Chromium', () => {
     expect(results).toHaveLength(subset.length);
     expect(results.filter((r) => r.passed).length).toBe(subset.filter((p) => expectedById.get(p.id)).length);
     const csv = (await exportFile('export-results-csv')).trim().split(/\r?\n/);
-    expect(csv[0]).toBe('id,index,language,difficulty,verdict,passed,demo_outcome,full_outcome,runtime,duration_ms,input_tokens,output_tokens,reasoning_tokens,error');
+    expect(csv[0]).toBe('id,index,title,language,difficulty,verdict,passed,demo_outcome,full_outcome,runtime,duration_ms,run_ms,wait_ms,input_tokens,output_tokens,reasoning_tokens,error');
     expect(csv).toHaveLength(subset.length + 1);
     const manifest = JSON.parse(await exportFile('export-manifest')) as Record<string, any>;
     // The shared manifest shape (src/core/manifest.ts) plus the page's provider preset.

@@ -15,7 +15,7 @@ const result = (p: Problem, verdict: AttemptResult['verdict'], answer: string | 
   id: p.id, index: p.index, language: p.language, difficulty: p.difficulty, answer, extractedCode: 'code', extraction: 'fenced block',
   demo: verdict === 'infra_error' ? null : { program: 'x', outcome: 'PASSED', exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 3, runtime: 'QuickJS-ng' },
   full: verdict === 'infra_error' ? null : { program: 'y', outcome: verdict === 'passed' ? 'PASSED' : 'RUNTIME_ERROR', exitCode: 1, stdout: '', stderr: 'a "quoted", error\nline', timedOut: false, durationMs: 3, runtime: 'QuickJS-ng' },
-  verdict, durationMs: 7, usage: { inputTokens: 100, outputTokens: 50 },
+  verdict, durationMs: 7, ...(verdict === 'infra_error' ? {} : { runMs: 6, waitMs: 1 }), usage: { inputTokens: 100, outputTokens: 50 },
   ...(verdict === 'infra_error' ? { error: 'answer unavailable: HTTP 500, "oops"' } : {}),
 });
 
@@ -47,8 +47,11 @@ describe('run exports', () => {
     expect(lines.map((l) => [l.id, l.verdict, l.passed])).toEqual([['p0', 'passed', true], ['p1', 'failed', false], ['p2', 'infra_error', false]]);
     expect(lines[2].demo_outcome).toBe('INFRA_ERROR');
     const csv = resultsCsv(data).split('\r\n');
-    expect(csv[0]).toBe('id,index,language,difficulty,verdict,passed,demo_outcome,full_outcome,runtime,duration_ms,input_tokens,output_tokens,reasoning_tokens,error');
-    expect(csv[3]).toBe('p2,2,javascript,easy,infra_error,false,INFRA_ERROR,INFRA_ERROR,,7,100,50,,"answer unavailable: HTTP 500, ""oops"""');
+    expect(csv[0]).toBe('id,index,title,language,difficulty,verdict,passed,demo_outcome,full_outcome,runtime,duration_ms,run_ms,wait_ms,input_tokens,output_tokens,reasoning_tokens,error');
+    // Run time and the wait for a worker apart from the attempt's wall time; none for an attempt that never ran.
+    expect(csv[1]).toBe('p0,0,q0,python,easy,passed,true,PASSED,PASSED,QuickJS-ng,7,6,1,100,50,,');
+    expect(csv[3]).toBe('p2,2,q2,javascript,easy,infra_error,false,INFRA_ERROR,INFRA_ERROR,,7,,,100,50,,"answer unavailable: HTTP 500, ""oops"""');
+    expect(lines[0]).toMatchObject({ duration_ms: 7, run_ms: 6, wait_ms: 1 });
     expect(csvField('a\nb')).toBe('"a\nb"');
   });
 
@@ -112,7 +115,7 @@ describe('run exports', () => {
     const lines = resultsJsonl(multiData).trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.sample, l.turn, l.output, l.verdict])).toEqual([[0, 1, 's0 t1', 'failed'], [0, 2, 's0 t2', 'passed'], [1, 1, 's1 t1', 'passed']]);
     const csv = resultsCsv(multiData).split('\r\n');
-    expect(csv[0]!.startsWith('id,index,sample,turn,language')).toBe(true);
+    expect(csv[0]!.startsWith('id,index,sample,turn,title,language')).toBe(true);
     expect(csv.slice(1, 4).map((l) => l.split(',').slice(2, 4).join(','))).toEqual(['0,1', '0,2', '1,1']);
     // The official format keeps one answer per record: the first attempt's.
     expect(JSON.parse(officialJsonl(multiData)).output).toBe('s0 t1');

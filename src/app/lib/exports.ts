@@ -13,6 +13,7 @@ import type { Problem } from '../../contracts';
 import { attemptsOf as attemptsOfProblem, orderAttempts } from '../../core/chains';
 import { resultKey, sampleOf, turnOf, type AttemptResult } from '../../core/results';
 import { costOf } from '../../models/usage';
+import { problemTitle } from '../../core/title';
 import { outputOf, resultFields, resultLine } from '../../core/result-file';
 import type { RunRecord, StoredAnswer } from '../../store/types';
 
@@ -80,8 +81,8 @@ export function resultsJsonl(data: RunData): string {
 }
 
 const CSV_COLUMNS = [
-  'id', 'index', 'language', 'difficulty', 'verdict', 'passed', 'demo_outcome', 'full_outcome', 'runtime',
-  'duration_ms', 'input_tokens', 'output_tokens', 'reasoning_tokens', 'error',
+  'id', 'index', 'title', 'language', 'difficulty', 'verdict', 'passed', 'demo_outcome', 'full_outcome', 'runtime',
+  'duration_ms', 'run_ms', 'wait_ms', 'input_tokens', 'output_tokens', 'reasoning_tokens', 'error',
 ] as const;
 /** A run with several samples or turns also names them, after `index`. */
 const CSV_MULTI_COLUMNS = ['id', 'index', 'sample', 'turn', ...CSV_COLUMNS.slice(2)] as const;
@@ -109,6 +110,7 @@ export function resultsCsv(data: RunData): string {
         index: p.index,
         sample: sampleOf(r),
         turn: turnOf(r),
+        title: problemTitle(p.record.question),
         language: p.language,
         difficulty: p.difficulty,
         verdict: f.verdict,
@@ -117,6 +119,8 @@ export function resultsCsv(data: RunData): string {
         full_outcome: f.full_outcome,
         runtime: f.runtime,
         duration_ms: f.duration_ms,
+        run_ms: f.run_ms,
+        wait_ms: f.wait_ms,
         input_tokens: r.usage?.inputTokens,
         output_tokens: r.usage?.outputTokens,
         reasoning_tokens: r.usage?.reasoningTokens,

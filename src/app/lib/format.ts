@@ -21,3 +21,13 @@ export function formatBytes(bytes: number): string {
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
+
+/** Below this, a wait for a worker is not worth mentioning beside the run time. */
+const WAIT_WORTH_SAYING_MS = 500;
+
+/** "0.4 s", or "0.4 s (+12.0 s wait)" when the programs waited for a worker or a runtime download. */
+export function formatRunTime(runMs: number | null, waitMs: number | undefined): string {
+  if (runMs === null) return '';
+  const wait = waitMs !== undefined && waitMs >= WAIT_WORTH_SAYING_MS ? ` (+${formatDuration(waitMs)} wait)` : '';
+  return `${formatDuration(runMs)}${wait}`;
+}

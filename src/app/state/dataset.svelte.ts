@@ -234,6 +234,22 @@ export class DatasetStore {
     this.loadController?.abort();
   }
 
+  /**
+   * Puts a stored run's dataset back in the panel (after a reload the panel would hold the demo set
+   * while the interrupted run is on another file): the file itself if it is loaded, else the run's
+   * own problems as the browser stored them.
+   */
+  useRunDataset(run: { datasetName: string; datasetSource: string; datasetSha256?: string }, problems: readonly Problem[]): void {
+    if (this.loading || !problems.length) return;
+    const current = this.current;
+    if (current.name === run.datasetName && (!run.datasetSha256 || current.sha256 === run.datasetSha256)) return;
+    const parsed: LoadedDataset = { problems: [...problems], errors: [], unknownLanguages: {}, duplicates: [] };
+    const bytes = problems.reduce((n, p) => n + JSON.stringify(p.record).length + 1, 0);
+    const source = `${run.datasetSource}: the problems of a stored run, from this browser`;
+    this.loadError = null;
+    this.useDataset(describeDataset(run.datasetName, source, parsed, bytes, run.datasetSha256));
+  }
+
   useEmbeddedDemo(): void {
     this.loadError = null;
     this.useDataset(demoDataset());

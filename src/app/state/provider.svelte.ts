@@ -300,6 +300,12 @@ export class ProviderForm {
     return { ...source.settings, id, ...(key ? { apiKey: key } : {}) };
   }
 
+  /** Sets the key of a stored run's preset (the resume banner asks for it), remembered if that preset's is. */
+  setKeyFor(presetId: string, key: string): void {
+    this.keys = { ...this.keys, [presetId]: key };
+    if (presetId in this.remembered) this.writeRemembered({ ...this.remembered, [presetId]: key });
+  }
+
   /** Whether a stored run can be continued now (its provider's key is known, if it needs one). */
   hasKeyFor(source: Extract<RunSource, { kind: 'provider' }>): boolean {
     return !source.keyRequired || Boolean((this.keys[source.presetId] ?? '').trim());

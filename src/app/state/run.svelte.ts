@@ -215,9 +215,17 @@ export class RunStore {
     return id ? this.exclusive(() => this.resume(id, 'errors')) : Promise.resolve();
   }
 
+  /** After a reload: the dataset panel shows the interrupted run's dataset, not the demo set. */
+  async showRunDataset(id: string): Promise<void> {
+    if (this.running || this.current) return;
+    const data = await this.loadRunData(id);
+    if (data && !this.running && !this.current) this.dataset.useRunDataset(data.run, data.problems);
+  }
+
   private async resume(id: string, which: 'missing' | 'errors'): Promise<void> {
     const data = await this.loadRunData(id);
     if (!data) return;
+    if (which === 'missing') this.dataset.useRunDataset(data.run, data.problems);
     this.showRun(data.run, [...data.problems], [...data.results.values()], false);
     this.view.page = 'evaluate';
     const { run: record, problems } = data;

@@ -2,7 +2,8 @@
  * Where programs run: the page's own runtimes (worker pool), the remote runner settings, and the
  * routing between them, which runtimes/remote/routing.ts alone decides.
  */
-import { createBrowserExecutor } from '../../../runtimes/host/browser';
+import { createBrowserExecutor, downloadPlan, type DownloadPlan } from '../../../runtimes/host/browser';
+import type { DownloadProgress } from '../../../runtimes/host/runtime-files';
 import { createRoutedExecutor, routeFor, type Route } from '../../../runtimes/remote/routing';
 import type { Executor, LanguageId } from '../../contracts';
 import { RunnerSettings } from './runner-settings.svelte';
@@ -12,6 +13,13 @@ export class Runtimes {
   readonly runner = new RunnerSettings();
   /** Latest message of each runtime ("loading Pyodide (13 MB)…", "… ready"). */
   status = $state<Record<string, string>>({});
+  /** Bytes of each runtime's files at hand while they download (absent: no download this visit). */
+  downloads = $state<Record<string, DownloadProgress>>({});
+  /**
+   * When runtime downloads were going on (start, end or null while one is): the ETA leaves this
+   * time out, since a second run downloads nothing.
+   */
+  downloadSpans = $state<Array<[number, number | null]>>([]);
   private executor: Executor | null = null;
   executorError = $state<string | null>(null);
 
@@ -20,11 +28,39 @@ export class Runtimes {
       this.executor = createBrowserExecutor({
         onStatus: (language, message) => {
           this.status = { ...this.status, [language]: message };
+          // Any other news (ready, or a failure) ends its download, even one that never reported done.
+          const download = this.downloads[language];
+          if (download && !download.done && !/^(downloading|a cached runtime file)/.test(message)) this.noteDownload(language, { ...download, done: true });
         },
+        onProgress: (language, progress) => this.noteDownload(language, progress),
       });
     } catch (e) {
       this.executorError = `Could not start the runtimes: ${(e as Error).message}`;
     }
+  }
+
+  private noteDownload(language: LanguageId, progress: DownloadProgress): void {
+    const wasActive = Object.values(this.downloads).some((d) => !d.done);
+    this.downloads = { ...this.downloads, [language]: progress };
+    const active = Object.values(this.downloads).some((d) => !d.done);
+    const now = Date.now();
+    if (active && !wasActive) this.downloadSpans = [...this.downloadSpans, [now, null]];
+    if (!active && wasActive) this.downloadSpans = this.downloadSpans.map(([s, e]) => [s, e ?? now]);
+  }
+
+  /** Whether a runtime download is going on now. */
+  get downloading(): boolean {
+    return Object.values(this.downloads).some((d) => !d.done);
+  }
+
+  /** Milliseconds of runtime downloads between `from` and `to`. */
+  downloadMsBetween(from: number, to: number): number {
+    return this.downloadSpans.reduce((ms, [s, e]) => ms + Math.max(0, Math.min(e ?? to, to) - Math.max(s, from)), 0);
+  }
+
+  /** What running `languages` in the page would download now (sizes from the build, cached from Cache Storage). */
+  plan(languages: readonly LanguageId[]): Promise<DownloadPlan> {
+    return downloadPlan(languages.filter((l) => this.local.includes(l) && this.routeOf(l) === 'in-browser'));
   }
 
   /** Languages the page's own runtimes can run. */
