@@ -1,5 +1,6 @@
 /**
- * The differential corpus in CI: a seeded draw of 15 Rosetta Code programs per language runs in
+ * The differential corpus in CI: a seeded draw of 15 Rosetta Code programs per language (one from
+ * each of 15 program-length strata, `stratifiedSample`; 91–160 in the corpus) runs in
  * the in-page runtime (Node workers, the page's adapters) and is compared with the native
  * toolchain's stored result. The floors are what the full-corpus measurement supports (figures
  * and command in docs/fidelity.md); the expectations are the native results, never ours.
@@ -8,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import { parseDifferential, runDifferential, seededSample } from '../../src/core/differential';
+import { parseDifferential, runDifferential, stratifiedSample } from '../../src/core/differential';
 import type { LanguageId } from '../../src/contracts';
 
 const SAMPLE = 15;
@@ -60,7 +61,7 @@ for (const [language, floor] of Object.entries(FLOORS) as [LanguageId, Floor][])
     // not the program's.
     const warm = { cpp: 'int main() { return 0; }', shell: 'true', r: 'invisible(0)' } as Partial<Record<LanguageId, string>>;
     await Promise.all(Array.from({ length: POOL }, () => executor.run({ language, program: warm[language] ?? '', timeoutMs: 300_000 })));
-    const records = seededSample(parseDifferential(readFileSync(file(language), 'utf8')), SAMPLE, SEED);
+    const records = stratifiedSample(parseDifferential(readFileSync(file(language), 'utf8')), SAMPLE, SEED);
     const s = await runDifferential(language, records, executor);
     const count = (share: number) => Math.round(share * s.programs);
     console.log(`${language}: exit ${count(s.exitAgreement)}/${s.programs}, stdout ${count(s.stdoutTrimmed)}/${s.programs} (${s.runtime})`);
