@@ -5,7 +5,9 @@
  * `runtimes/<path inside node_modules>`) and by the Node worker (which reads them from node_modules).
  *
  * To add a language:
- *   1. an entry here, with the agreement measured against the official verdicts (`fidelity`);
+ *   1. an entry here, with the agreement measured against the official verdicts (`fidelity`), and
+ *      its differential corpus measured (`npm run conformance -- --differential --languages X`
+ *      writes ./differential-figures.json, read below as DIFFERENTIAL);
  *   2. `runtimes/<language>/loader.ts`, its RuntimeLoader (../loader.ts), used by the page's worker
  *      and by Node's, and `runtimes/<language>/worker.ts`, the page's worker script (see python/).
  * WORKER_LANGUAGES (languages.ts), the page's worker scripts (browser.ts) and Node's loaders
