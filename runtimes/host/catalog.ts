@@ -14,7 +14,7 @@
  * (node-loaders.ts) follow this table.
  */
 import type { LanguageId } from '../../src/contracts';
-import MEASURED from './differential-figures.json';
+import MEASURED from './differential-figures.json' with { type: 'json' };
 
 export interface CatalogEntry {
   /** Shown while the runtime loads: what it is and its download, ending "(…, about N MB)". */
