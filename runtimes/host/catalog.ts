@@ -5,13 +5,16 @@
  * `runtimes/<path inside node_modules>`) and by the Node worker (which reads them from node_modules).
  *
  * To add a language:
- *   1. an entry here, with the agreement measured against the official verdicts (`fidelity`);
+ *   1. an entry here, with the agreement measured against the official verdicts (`fidelity`), and
+ *      its differential corpus measured (`npm run conformance -- --differential --languages X`
+ *      writes ./differential-figures.json, read below as DIFFERENTIAL);
  *   2. `runtimes/<language>/loader.ts`, its RuntimeLoader (../loader.ts), used by the page's worker
  *      and by Node's, and `runtimes/<language>/worker.ts`, the page's worker script (see python/).
  * WORKER_LANGUAGES (languages.ts), the page's worker scripts (browser.ts) and Node's loaders
  * (node-loaders.ts) follow this table.
  */
 import type { LanguageId } from '../../src/contracts';
+import MEASURED from './differential-figures.json' with { type: 'json' };
 
 export interface CatalogEntry {
   /** Shown while the runtime loads: what it is and its download, ending "(…, about N MB)". */
@@ -46,6 +49,43 @@ export const FIDELITY_BAR: Readonly<Record<FidelityMeasure, number>> = {
 export function trustedInPage(language: LanguageId): boolean {
   const fidelity = CATALOG[language]?.fidelity;
   return !!fidelity && fidelity.agreement >= FIDELITY_BAR[fidelity.against];
+}
+
+/** One language's agreement with its native toolchain on the whole differential corpus. */
+export interface DifferentialFigures {
+  /** Programs in the corpus when measured; the CI test checks this against the stored corpus. */
+  programs: number;
+  /** Programs whose exit status (zero or not) agrees with the native one. */
+  exit: number;
+  /** Programs whose stdout is byte for byte the native one. */
+  stdout: number;
+  /** When and with what it was measured. */
+  measured: string;
+  runtime: string;
+}
+
+/**
+ * The differential corpus's agreement per in-page runtime (bench-data/differential/), written by
+ * `npm run conformance -- --differential` itself (src/cli/differential.ts) into
+ * differential-figures.json; never edited by hand.
+ */
+export const DIFFERENTIAL: Readonly<Partial<Record<LanguageId, DifferentialFigures>>> = MEASURED as Record<string, DifferentialFigures>;
+
+/** Issue 13's bar on real programs written by others: 97% of exit statuses, 95% of outputs. */
+export const DIFFERENTIAL_BAR = { exit: 0.97, stdout: 0.95 } as const;
+
+/**
+ * Whether the in-page runtime of `language` falls short of DIFFERENTIAL_BAR on the corpus: `auto`
+ * then sends the language to a runner when one offers it (runtimes/remote/routing.ts), and keeps
+ * it in the page otherwise (measured, and still the only way to run it there).
+ */
+export function shortOnCorpus(language: LanguageId): boolean {
+  const f = DIFFERENTIAL[language];
+  return !!f && belowDifferentialBar(f);
+}
+
+export function belowDifferentialBar(f: Pick<DifferentialFigures, 'programs' | 'exit' | 'stdout'>): boolean {
+  return f.exit < DIFFERENTIAL_BAR.exit * f.programs || f.stdout < DIFFERENTIAL_BAR.stdout * f.programs;
 }
 
 export const CATALOG: Readonly<Partial<Record<LanguageId, CatalogEntry>>> = {

@@ -128,7 +128,12 @@ def prepare(source):
     namespace = sys.modules["__main__"].__dict__
     sys.last_type = sys.last_value = sys.last_traceback = None
     try:
-        code = compile(source, "test.py", "exec", ast.PyCF_ONLY_AST)
+        # As bytes, the way python3 reads test.py: a `# -*- coding: latin-1 -*-` line then applies.
+        try:
+            text = source.encode("utf-8")
+        except UnicodeError:
+            text = source
+        code = compile(text, "test.py", "exec", ast.PyCF_ONLY_AST)
         code = compile(code, "test.py", "exec")
     except (SyntaxError, ValueError) as e:  # ValueError: a NUL byte in the source
         _compile_error = e

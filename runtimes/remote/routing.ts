@@ -1,15 +1,16 @@
 /**
  * Where each language runs: in the page's own runtimes (the worker pool) or on a remote runner,
  * by a per-language choice. `auto` uses the in-browser runtime where its agreement with the
- * official verdicts is high (runtimes/host/catalog.ts `trustedInPage`), else the runner when one
- * offers the language, else nothing. A language that no route can run is absent from
+ * official verdicts is high (runtimes/host/catalog.ts `trustedInPage`) and, when a runner offers
+ * the language, where it also meets the differential corpus's bar (`shortOnCorpus`); else the
+ * runner when one offers the language, else nothing. A language that no route can run is absent from
  * `languages()`, so the engine reports it as unsupported (unavailable), never as failed. A program
  * the in-page runtime declines (RunResult.declined) is run by the runner when one offers its language.
  * Without any runner, a `remote` choice waits for one and `auto` applies. This file is the one
  * definition of the rule: the CLI, the page's run and its settings panel all route through it.
  */
 import { InfrastructureError, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
-import { trustedInPage } from '../host/catalog';
+import { shortOnCorpus, trustedInPage } from '../host/catalog';
 
 export type RuntimeChoice = 'in-browser' | 'remote' | 'auto';
 export type Route = 'in-browser' | 'remote';
@@ -23,6 +24,8 @@ export interface RoutingOptions {
   choices?: Partial<Record<LanguageId, RuntimeChoice>>;
   /** Whether `auto` may use a language's in-browser runtime (default: catalog.ts's `trustedInPage`). */
   trusted?: (language: LanguageId) => boolean;
+  /** Whether `auto` prefers a runner that offers the language (default: catalog.ts's `shortOnCorpus`). */
+  short?: (language: LanguageId) => boolean;
 }
 
 /**
@@ -35,6 +38,7 @@ export function routeFor(
   local: readonly LanguageId[],
   remote: readonly LanguageId[] | null,
   trusted: (language: LanguageId) => boolean = trustedInPage,
+  short: (language: LanguageId) => boolean = shortOnCorpus,
 ): Route | null {
   // Without a runner, `remote` has nowhere to go: the choice waits for one, and `auto` applies.
   if (remote === null && choice === 'remote') choice = 'auto';
@@ -42,7 +46,10 @@ export function routeFor(
   const onRunner = remote?.includes(language) ?? false;
   if (choice === 'in-browser') return inBrowser ? 'in-browser' : null;
   if (choice === 'remote') return onRunner ? 'remote' : null;
-  return inBrowser && trusted(language) ? 'in-browser' : onRunner ? 'remote' : null;
+  // A runtime short of the differential corpus's bar yields to a runner that offers the language;
+  // with none it still runs in the page (its figures are in the README and docs/fidelity.md).
+  if (inBrowser && trusted(language) && !(onRunner && short(language))) return 'in-browser';
+  return onRunner ? 'remote' : null;
 }
 
 export interface RoutedExecutor extends Executor {
@@ -56,6 +63,7 @@ export function createRoutedExecutor(options: RoutingOptions): RoutedExecutor {
     options.local?.languages() ?? [],
     options.remote?.languages() ?? null,
     options.trusted,
+    options.short,
   );
   const all = () => [...new Set([...(options.local?.languages() ?? []), ...(options.remote?.languages() ?? [])])];
   return {

@@ -149,6 +149,18 @@ export function seededSample<T>(items: readonly T[], n: number, seed: number): T
   return copy.slice(0, n);
 }
 
+/**
+ * CI's draw: the records sorted by program length and cut into `n` strata of equal size, one
+ * seeded pick from each, so a small sample spans short and long programs alike.
+ */
+export function stratifiedSample(records: readonly DifferentialRecord[], n: number, seed: number): DifferentialRecord[] {
+  if (n >= records.length) return [...records];
+  const sorted = [...records].sort((a, b) => a.program.length - b.program.length || a.path.localeCompare(b.path));
+  return Array.from({ length: n }, (_, i) => {
+    const stratum = sorted.slice(Math.floor((i * sorted.length) / n), Math.floor(((i + 1) * sorted.length) / n));
+    return seededSample(stratum, 1, seed + i)[0]!;
+  });
+}
 
 /** Runs one language's records through an executor (in parallel up to its pool) and compares. */
 export async function runDifferential(

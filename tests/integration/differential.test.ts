@@ -1,5 +1,6 @@
 /**
- * The differential corpus in CI: a seeded draw of 15 Rosetta Code programs per language runs in
+ * The differential corpus in CI: a seeded draw of 15 Rosetta Code programs per language (one from
+ * each of 15 program-length strata, `stratifiedSample`; 91–160 in the corpus) runs in
  * the in-page runtime (Node workers, the page's adapters) and is compared with the native
  * toolchain's stored result. The floors are what the full-corpus measurement supports (figures
  * and command in docs/fidelity.md); the expectations are the native results, never ours.
@@ -8,29 +9,31 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import { parseDifferential, runDifferential, seededSample } from '../../src/core/differential';
+import { parseDifferential, runDifferential, stratifiedSample } from '../../src/core/differential';
 import type { LanguageId } from '../../src/contracts';
 
 const SAMPLE = 15;
 const SEED = 13;
 
 // Agreement floors on the 15-program draw (exit status, stdout after trimming trailing
-// whitespace): the share the draw reached when measured, so any new disagreement fails.
-// Measured 2026-12-01 after the fidelity fixes (docs/fidelity.md lists what each missing program
-// shows). A declined program counts as a disagreement here.
+// whitespace): what the draw reached in the full-corpus run of 2026-12-01 (160 programs a
+// language, docs/fidelity.md lists each disagreement), so any new disagreement fails. A declined
+// program counts as a disagreement here. A timeout does not, up to MAX_TIMEOUTS a language: on a
+// loaded 2-core machine, programs that take seconds natively reach the 30 s limit in one run and
+// not the next (the full runs count them; the draw's floors test the runtimes' output).
+const MAX_TIMEOUTS = 2;
 type Floor = { exit: number; stdout: number };
 const FLOORS: Partial<Record<LanguageId, Floor>> = {
-  // C++: 14/15 and 13/15 measured (function-composition-4: `ptr_fun(::sin)` is ambiguous with
-  // libc++'s overloads; remove-duplicate-elements-3: unordered_set order).
-  cpp: { exit: 14, stdout: 13 },
+  // function-composition-2: compile error under clang; huffman-coding, state-name-puzzle: hash order
+  cpp: { exit: 14, stdout: 12 },
   javascript: { exit: 15, stdout: 15 },
   typescript: { exit: 15, stdout: 15 },
-  perl: { exit: 15, stdout: 15 },
+  perl: { exit: 15, stdout: 14 }, // environment-variables-2: prints the host's environment
   php: { exit: 15, stdout: 15 },
-  python: { exit: 14, stdout: 14 }, // parallel-calculations-1: worker processes, declined
+  python: { exit: 15, stdout: 15 },
   r: { exit: 15, stdout: 15 },
-  ruby: { exit: 14, stdout: 14 }, // hickerson-series-of-almost-integers: requires bigdecimal, declined
-  shell: { exit: 13, stdout: 10 }, // unimplemented syntax, 53-bit arithmetic, no `clear`
+  ruby: { exit: 14, stdout: 14 }, // gaussian-elimination: requires bigdecimal, declined
+  shell: { exit: 14, stdout: 14 }, // ethiopian-multiplication-2: a here-document inside `{ }`
 };
 
 const POOL = 2;
@@ -60,12 +63,14 @@ for (const [language, floor] of Object.entries(FLOORS) as [LanguageId, Floor][])
     // not the program's.
     const warm = { cpp: 'int main() { return 0; }', shell: 'true', r: 'invisible(0)' } as Partial<Record<LanguageId, string>>;
     await Promise.all(Array.from({ length: POOL }, () => executor.run({ language, program: warm[language] ?? '', timeoutMs: 300_000 })));
-    const records = seededSample(parseDifferential(readFileSync(file(language), 'utf8')), SAMPLE, SEED);
+    const records = stratifiedSample(parseDifferential(readFileSync(file(language), 'utf8')), SAMPLE, SEED);
     const s = await runDifferential(language, records, executor);
     const count = (share: number) => Math.round(share * s.programs);
     console.log(`${language}: exit ${count(s.exitAgreement)}/${s.programs}, stdout ${count(s.stdoutTrimmed)}/${s.programs} (${s.runtime})`);
     for (const d of s.disagreements) console.log(`  ${d.record.task}: ${d.cause}`);
-    expect(count(s.exitAgreement)).toBeGreaterThanOrEqual(floor.exit);
-    expect(count(s.stdoutTrimmed)).toBeGreaterThanOrEqual(floor.stdout);
+    const timedOut = s.disagreements.filter((d) => d.cause === 'timeout');
+    expect(timedOut.length).toBeLessThanOrEqual(MAX_TIMEOUTS);
+    expect(count(s.exitAgreement) + timedOut.filter((d) => !d.exitAgrees).length).toBeGreaterThanOrEqual(floor.exit);
+    expect(count(s.stdoutTrimmed) + timedOut.filter((d) => !d.stdoutTrimmed).length).toBeGreaterThanOrEqual(floor.stdout);
   });
 }

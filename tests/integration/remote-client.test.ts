@@ -156,7 +156,10 @@ describe('routing per language', () => {
   });
 
   it('auto prefers the in-browser runtime, remote where there is none; a per-language choice overrides', async () => {
-    expect(routeFor('python', 'auto', ['python'], ['python', 'cpp'])).toBe('in-browser');
+    // `meets`: the in-page runtime reaches the differential corpus's bar (Python does not as
+    // measured: tests/unit/differential-routing.test.ts covers that decision).
+    const meets = () => false;
+    expect(routeFor('python', 'auto', ['python'], ['python', 'cpp'], undefined, meets)).toBe('in-browser');
     expect(routeFor('cpp', 'auto', ['python'], ['python', 'cpp'])).toBe('remote');
     expect(routeFor('python', 'remote', ['python'], ['python'])).toBe('remote');
     expect(routeFor('cpp', 'in-browser', ['python'], ['cpp'])).toBeNull();
@@ -167,7 +170,7 @@ describe('routing per language', () => {
     expect(routeFor('cpp', 'auto', ['cpp'], ['cpp'], lowAgreement)).toBe('remote');
     expect(routeFor('cpp', 'auto', ['cpp'], [], lowAgreement)).toBeNull();
     expect(routeFor('cpp', 'in-browser', ['cpp'], ['cpp'], lowAgreement)).toBe('in-browser');
-    expect(routeFor('python', 'auto', ['python'], ['python'], lowAgreement)).toBe('in-browser');
+    expect(routeFor('python', 'auto', ['python'], ['python'], lowAgreement, meets)).toBe('in-browser');
 
     // No runner at all (the page before one is set): a remote choice waits, auto applies.
     expect(routeFor('python', 'remote', ['python'], null)).toBe('in-browser');
@@ -176,7 +179,7 @@ describe('routing per language', () => {
     expect((await alone.run({ language: 'javascript', program: '', timeoutMs: 5000 })).stdout).toBe('local javascript\n');
 
     const remote = await connectRemoteExecutor({ urls: [a.url] });
-    const routed = createRoutedExecutor({ local: fakeLocal(['python', 'javascript']), remote, choices: { javascript: 'remote', cpp: 'in-browser' } });
+    const routed = createRoutedExecutor({ local: fakeLocal(['python', 'javascript']), remote, choices: { javascript: 'remote', cpp: 'in-browser' }, short: meets });
     expect(routed.languages()).toContain('python');
     expect(routed.languages()).not.toContain('cpp');
     expect(routed.languages()).not.toContain('julia');

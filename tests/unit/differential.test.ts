@@ -4,7 +4,7 @@
  * runtimes produce; the measurement itself is tests/integration/differential.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { compareDifferential, seededSample, summarizeDifferential, type DifferentialRecord } from '../../src/core/differential';
+import { compareDifferential, seededSample, stratifiedSample, summarizeDifferential, type DifferentialRecord } from '../../src/core/differential';
 
 const record = (stdout: string): DifferentialRecord => ({
   language: 'python', task: 't', path: 'Task/t/python/t.py', program: 'print(1)',
@@ -55,6 +55,18 @@ describe('seededSample', () => {
     expect(seededSample(items, 15, 14)).not.toEqual(a);
     expect(new Set(a).size).toBe(15);
     expect(items).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+});
+
+describe('stratifiedSample', () => {
+  it('takes one program from each length stratum, reproducibly', () => {
+    const records = Array.from({ length: 160 }, (_, i) => ({ ...record('x\n'), path: `p${i}`, program: 'x'.repeat(i + 1) }));
+    const draw = stratifiedSample(records, 16, 13);
+    expect(stratifiedSample(records, 16, 13)).toEqual(draw);
+    expect(new Set(draw.map((r) => r.path)).size).toBe(16);
+    // Program lengths 1..160 in 16 strata of 10: the i-th pick lies in the i-th stratum.
+    draw.forEach((r, i) => expect(Math.floor((r.program.length - 1) / 10)).toBe(i));
+    expect(stratifiedSample(records.slice(0, 5), 16, 13)).toHaveLength(5);
   });
 });
 
