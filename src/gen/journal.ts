@@ -4,7 +4,7 @@
  * its occurrence (the second identical question is a different entry). `--resume` answers from the
  * journal, so a killed run asks the model nothing twice. Lines:
  *   {"type":"ask"|"run","key":…,"n":…,"value":…}
- *   {"type":"seed","seed":…,"kept":bool,"stage"?,"reason"?}   once a seed is decided
+ *   {"type":"seed","seed":…,"kept":bool,"stage"?,"reason"?,"translations"?}   once a seed is decided
  * A torn last line (a kill mid-write) is ignored. The key of a provider is never part of any line.
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,8 @@ export interface SeedOutcome {
   kept: boolean;
   stage?: string;
   reason?: string;
+  /** Stage 6: each translation of the kept problem, kept or dropped at a step with its reason. */
+  translations?: Array<{ to: string; kept: boolean; stage?: string; reason?: string }>;
 }
 
 export class GenJournal {
@@ -73,7 +75,7 @@ export function journalOutcomes(text: string): Map<string, SeedOutcome> {
   for (const line of text.split('\n')) {
     try {
       const e = JSON.parse(line) as SeedOutcome & { type?: string };
-      if (e.type === 'seed') out.set(e.seed, { seed: e.seed, kept: e.kept, ...(e.stage ? { stage: e.stage, reason: e.reason } : {}) });
+      if (e.type === 'seed') out.set(e.seed, { seed: e.seed, kept: e.kept, ...(e.stage ? { stage: e.stage, reason: e.reason } : {}), ...(e.translations ? { translations: e.translations } : {}) });
     } catch { /* torn line */ }
   }
   return out;

@@ -1,0 +1,135 @@
+/**
+ * The outputs programs of the compiled languages the generator drives: C++ (the in-page clang
+ * runtime, or a runner) and Go (a runner). Each prints one marked line per input; the printed form
+ * is a literal of the language, so a test can compare against it as written.
+ */
+import { goSplice } from '../core/rules/go';
+
+/**
+ * Our printing helper for C++ results: integers, bools, chars, floating point with 6 fixed
+ * decimals, strings as escaped literals (octal escapes: never greedy like \x), and vectors, arrays,
+ * sets, maps, pairs, tuples and optionals as brace lists (`{1, 2}`, `{{"a", 1}}`) that initialize
+ * the same type. Declared before defined so that nested containers find each other.
+ */
+const CPP_SHOW = `#include <iostream>
+#include <iomanip>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <array>
+#include <deque>
+#include <set>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <tuple>
+#include <optional>
+#include <cstdint>
+using namespace std;
+
+namespace benchtop_gen {
+inline void show(ostream& o, bool v) { o << (v ? "true" : "false"); }
+inline void show(ostream& o, char c) {
+  if (c == '\\'' || c == '\\\\') o << "'\\\\" << c << "'";
+  else if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) >= 127) o << "'\\\\" << oct << setw(3) << setfill('0') << static_cast<int>(static_cast<unsigned char>(c)) << dec << setfill(' ') << "'";
+  else o << "'" << c << "'";
+}
+inline void show(ostream& o, int v) { o << v; }
+inline void show(ostream& o, long v) { o << v; }
+inline void show(ostream& o, long long v) { o << v; }
+inline void show(ostream& o, unsigned v) { o << v; }
+inline void show(ostream& o, unsigned long v) { o << v; }
+inline void show(ostream& o, unsigned long long v) { o << v; }
+inline void show(ostream& o, double v) { o << fixed << setprecision(6) << v; o.unsetf(ios::floatfield); }
+inline void show(ostream& o, float v) { show(o, static_cast<double>(v)); }
+inline void show(ostream& o, long double v) { show(o, static_cast<double>(v)); }
+inline void show(ostream& o, string_view s) {
+  o << '"';
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\\\') o << '\\\\' << c;
+    else if (c < 32 || c >= 127) o << '\\\\' << oct << setw(3) << setfill('0') << static_cast<int>(c) << dec << setfill(' ');
+    else o << c;
+  }
+  o << '"';
+}
+inline void show(ostream& o, const string& s) { show(o, string_view(s)); }
+inline void show(ostream& o, const char* s) { show(o, string_view(s)); }
+template <class A, class B> void show(ostream& o, const pair<A, B>& p);
+template <class... T> void show(ostream& o, const tuple<T...>& t);
+template <class T> void show(ostream& o, const optional<T>& v);
+template <class T> void show(ostream& o, const vector<T>& v);
+template <class T, size_t N> void show(ostream& o, const array<T, N>& v);
+template <class T> void show(ostream& o, const deque<T>& v);
+template <class T> void show(ostream& o, const set<T>& v);
+template <class T> void show(ostream& o, const unordered_set<T>& v);
+template <class K, class V> void show(ostream& o, const map<K, V>& v);
+template <class K, class V> void show(ostream& o, const unordered_map<K, V>& v);
+template <class C> void list(ostream& o, const C& items) {
+  o << '{';
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) o << ", ";
+    first = false;
+    show(o, item);
+  }
+  o << '}';
+}
+template <class A, class B> void show(ostream& o, const pair<A, B>& p) { o << '{'; show(o, p.first); o << ", "; show(o, p.second); o << '}'; }
+template <class... T> void show(ostream& o, const tuple<T...>& t) {
+  o << '{';
+  apply([&o](const auto&... x) { size_t i = 0; ((o << (i++ ? ", " : ""), show(o, x)), ...); }, t);
+  o << '}';
+}
+template <class T> void show(ostream& o, const optional<T>& v) { if (v) show(o, *v); else o << "nullopt"; }
+template <class T> void show(ostream& o, const vector<T>& v) { list(o, v); }
+template <class T, size_t N> void show(ostream& o, const array<T, N>& v) { list(o, v); }
+template <class T> void show(ostream& o, const deque<T>& v) { list(o, v); }
+template <class T> void show(ostream& o, const set<T>& v) { list(o, v); }
+// Unordered containers print sorted, so the line does not depend on the library's hashing.
+template <class T> void show(ostream& o, const unordered_set<T>& v) { list(o, set<T>(v.begin(), v.end())); }
+template <class K, class V> void show(ostream& o, const map<K, V>& v) { list(o, v); }
+template <class K, class V> void show(ostream& o, const unordered_map<K, V>& v) { list(o, map<K, V>(v.begin(), v.end())); }
+}  // namespace benchtop_gen
+`;
+
+/** C++: helper, solution (cut at \`int main\` as the official splice does), a main printing each input. */
+export function cppOutputsProgram(solution: string, inputs: readonly string[], mark: string): string {
+  const code = solution.trim();
+  const cut = code.indexOf('int main');
+  const lines = inputs.map((i) => `  cout << ${JSON.stringify(mark)}; benchtop_gen::show(cout, (${i})); cout << '\\n';`);
+  return `${CPP_SHOW}\n${cut === -1 ? code : code.slice(0, cut)}\n\nint main() {\n${lines.join('\n')}\n  return 0;\n}\n`;
+}
+
+/**
+ * Go runs as \`go test main_test.go\`, which shows a passing test's output to nobody: the harness
+ * prints every result (\`%#v\`, a Go literal), then a done line, then fails on purpose so the
+ * output is shown. A run is good when the done line is there (outputsRunOk).
+ */
+export function goOutputsProgram(solution: string, inputs: readonly string[], mark: string, done: string): string {
+  const calls = inputs.map((i) => `\tbenchtopGenShow(${i})`).join('\n');
+  const harness = `import (
+\t"fmt"
+\t"testing"
+)
+
+// Variadic, so a call returning several values prints them all.
+func benchtopGenShow(vs ...interface{}) {
+\tline := ${JSON.stringify(mark)}
+\tfor i, v := range vs {
+\t\tif i > 0 {
+\t\t\tline += ", "
+\t\t}
+\t\tline += fmt.Sprintf("%#v", v)
+\t}
+\tfmt.Println(line)
+}
+
+func TestBenchtopGenOutputs(t *testing.T) {
+${calls}
+\tfmt.Println(${JSON.stringify(done)})
+\tt.FailNow()
+}
+`;
+  return goSplice(solution, harness);
+}
