@@ -26,6 +26,7 @@ const CPP_SHOW = `#include <iostream>
 #include <tuple>
 #include <optional>
 #include <cstdint>
+#include <type_traits>
 using namespace std;
 
 namespace benchtop_gen {
@@ -35,15 +36,15 @@ inline void show(ostream& o, char c) {
   else if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) >= 127) o << "'\\\\" << oct << setw(3) << setfill('0') << static_cast<int>(static_cast<unsigned char>(c)) << dec << setfill(' ') << "'";
   else o << "'" << c << "'";
 }
-inline void show(ostream& o, int v) { o << v; }
-inline void show(ostream& o, long v) { o << v; }
-inline void show(ostream& o, long long v) { o << v; }
-inline void show(ostream& o, unsigned v) { o << v; }
-inline void show(ostream& o, unsigned long v) { o << v; }
-inline void show(ostream& o, unsigned long long v) { o << v; }
-inline void show(ostream& o, double v) { o << fixed << setprecision(6) << v; o.unsetf(ios::floatfield); }
-inline void show(ostream& o, float v) { show(o, static_cast<double>(v)); }
-inline void show(ostream& o, long double v) { show(o, static_cast<double>(v)); }
+// One template for every integer type: the in-page runtime makes \`long\` 64-bit (runtimes/cpp/lp64.ts),
+// so separate long and long long overloads would be one function defined twice there.
+template <class T, enable_if_t<is_integral_v<T> && !is_same_v<T, bool> && !is_same_v<T, char>, int> = 0>
+void show(ostream& o, T v) {
+  if constexpr (is_signed_v<T>) o << static_cast<long long>(v);
+  else o << static_cast<unsigned long long>(v);
+}
+template <class T, enable_if_t<is_floating_point_v<T>, int> = 0>
+void show(ostream& o, T v) { o << fixed << setprecision(6) << static_cast<double>(v); o.unsetf(ios::floatfield); }
 inline void show(ostream& o, string_view s) {
   o << '"';
   for (unsigned char c : s) {

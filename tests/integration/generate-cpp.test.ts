@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-describe('npm run generate: C++, Go and translation', () => {
+describe('npm run generate, compiled languages and stage 6', () => {
   it('cpp: 10 good seeds all kept (one after a send-back); the output evaluates at 100% with --model canonical', { timeout: 900_000 }, async () => {
     const seeds = 'bench-data/gen-seeds/cpp.jsonl';
     const out = join(tmp, 'good-cpp.jsonl');
