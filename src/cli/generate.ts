@@ -139,19 +139,23 @@ async function main(options: GenOptions): Promise<void> {
   if (!options.resume && existsSync(journalPath) && statSync(journalPath).size > 0) {
     throw new UsageError(`${journalPath} holds an earlier run: continue it with --resume, or delete it to start again`);
   }
-  const journal = GenJournal.open(journalPath, options.resume);
   // Routed as `npm run eval` routes: in-page runtimes where trusted, else a runner (Go).
   const executor = await createCliExecutor({
     concurrency: options.concurrency, runners: options.runners, ...(options.runnerToken ? { runnerToken: options.runnerToken } : {}), log: (l) => console.error(l),
   });
+  const unrunnable = [options.language, ...options.translateTo].filter((l) => !executor.languages().includes(l));
+  if (unrunnable.length) {
+    await executor.dispose();
+    throw new UsageError(`nothing here runs ${unrunnable.join(', ')}: start a runner (npm run runner) and pass --runner URL`);
+  }
+  // Opened once the run can go ahead: a refused run leaves no journal behind.
+  const journal = GenJournal.open(journalPath, options.resume);
   const ctx: GenContext = {
     language: options.language, generator: generator.model, critic: critic.model, difficulty: difficulty?.model,
     executor, journal, samples: options.samples, criticThreshold: options.criticThreshold, dropAlwaysSolved: options.dropAlwaysSolved,
     translateTo: options.translateTo,
   };
   try {
-    const unrunnable = [options.language, ...options.translateTo].filter((l) => !executor.languages().includes(l));
-    if (unrunnable.length) throw new UsageError(`nothing here runs ${unrunnable.join(', ')}: start a runner (npm run runner) and pass --runner URL`);
     const results = await runFunnel(ctx, seeds, options.concurrency, (r, i) => {
       console.error(`seed ${i + 1}/${seeds.length} ${r.outcome.seed}: ${r.outcome.kept ? 'ok' : `dropped at ${r.outcome.stage}: ${r.outcome.reason}`}`);
     }, (t, i) => {

@@ -5,7 +5,7 @@
  * "evaluates at 100%" is `npm run eval --model canonical` on the output file.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,7 @@ describe('npm run generate, compiled languages and stage 6', () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('nothing here runs go');
       expect(mock.bodies.length).toBe(asked);
+      expect(existsSync(join(tmp, 'no-runner.jsonl.journal.jsonl'))).toBe(false);
 
       const run = await node('dist-node/generate.mjs', genArgs(seeds, 'go', out, '--runner', runner.url));
       expect(run.code, run.stderr).toBe(0);
