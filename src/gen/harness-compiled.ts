@@ -11,25 +11,19 @@ import { goSplice } from '../core/rules/go';
  * sets, maps, pairs, tuples and optionals as brace lists (`{1, 2}`, `{{"a", 1}}`) that initialize
  * the same type. Declared before defined so that nested containers find each other.
  */
-const CPP_SHOW = `#include <iostream>
+const CPP_HEAD = `#include <iostream>
 #include <iomanip>
 #include <string>
 #include <string_view>
 #include <vector>
-#include <array>
-#include <deque>
 #include <set>
 #include <map>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
-#include <tuple>
-#include <optional>
 #include <cstdint>
 #include <type_traits>
-using namespace std;
+`;
 
-namespace benchtop_gen {
+const CPP_BASE = `namespace benchtop_gen {
 inline void show(ostream& o, bool v) { o << (v ? "true" : "false"); }
 inline void show(ostream& o, char c) {
   if (c == '\\'' || c == '\\\\') o << "'\\\\" << c << "'";
@@ -56,17 +50,29 @@ inline void show(ostream& o, string_view s) {
 }
 inline void show(ostream& o, const string& s) { show(o, string_view(s)); }
 inline void show(ostream& o, const char* s) { show(o, string_view(s)); }
-template <class A, class B> void show(ostream& o, const pair<A, B>& p);
-template <class... T> void show(ostream& o, const tuple<T...>& t);
-template <class T> void show(ostream& o, const optional<T>& v);
-template <class T> void show(ostream& o, const vector<T>& v);
-template <class T, size_t N> void show(ostream& o, const array<T, N>& v);
-template <class T> void show(ostream& o, const deque<T>& v);
-template <class T> void show(ostream& o, const set<T>& v);
-template <class T> void show(ostream& o, const unordered_set<T>& v);
-template <class K, class V> void show(ostream& o, const map<K, V>& v);
-template <class K, class V> void show(ostream& o, const unordered_map<K, V>& v);
-template <class C> void list(ostream& o, const C& items) {
+`;
+
+/**
+ * Per result type: the word(s) that must appear in the solution or inputs, its header, the
+ * overload's declaration and definition. The rarer headers go in only when used: each costs
+ * compile time in the in-page clang, which runs every outputs program and mutant.
+ */
+const CPP_TYPES: Array<{ word: string; header?: string; decl: string; def: string }> = [
+  // Maps print their entries as pairs.
+  { word: 'pair|map|unordered_map', decl: 'template <class A, class B> void show(ostream& o, const pair<A, B>& p);', def: "template <class A, class B> void show(ostream& o, const pair<A, B>& p) { o << '{'; show(o, p.first); o << \", \"; show(o, p.second); o << '}'; }" },
+  { word: 'tuple', header: 'tuple', decl: 'template <class... T> void show(ostream& o, const tuple<T...>& t);', def: "template <class... T> void show(ostream& o, const tuple<T...>& t) {\n  o << '{';\n  apply([&o](const auto&... x) { size_t i = 0; ((o << (i++ ? \", \" : \"\"), show(o, x)), ...); }, t);\n  o << '}';\n}" },
+  { word: 'optional', header: 'optional', decl: 'template <class T> void show(ostream& o, const optional<T>& v);', def: 'template <class T> void show(ostream& o, const optional<T>& v) { if (v) show(o, *v); else o << "nullopt"; }' },
+  { word: 'vector', decl: 'template <class T> void show(ostream& o, const vector<T>& v);', def: 'template <class T> void show(ostream& o, const vector<T>& v) { list(o, v); }' },
+  { word: 'array', header: 'array', decl: 'template <class T, size_t N> void show(ostream& o, const array<T, N>& v);', def: 'template <class T, size_t N> void show(ostream& o, const array<T, N>& v) { list(o, v); }' },
+  { word: 'deque', header: 'deque', decl: 'template <class T> void show(ostream& o, const deque<T>& v);', def: 'template <class T> void show(ostream& o, const deque<T>& v) { list(o, v); }' },
+  { word: 'set', decl: 'template <class T> void show(ostream& o, const set<T>& v);', def: 'template <class T> void show(ostream& o, const set<T>& v) { list(o, v); }' },
+  // Unordered containers print sorted, so the line does not depend on the library's hashing.
+  { word: 'unordered_set', header: 'unordered_set', decl: 'template <class T> void show(ostream& o, const unordered_set<T>& v);', def: 'template <class T> void show(ostream& o, const unordered_set<T>& v) { list(o, set<T>(v.begin(), v.end())); }' },
+  { word: 'map', decl: 'template <class K, class V> void show(ostream& o, const map<K, V>& v);', def: 'template <class K, class V> void show(ostream& o, const map<K, V>& v) { list(o, v); }' },
+  { word: 'unordered_map', header: 'unordered_map', decl: 'template <class K, class V> void show(ostream& o, const unordered_map<K, V>& v);', def: 'template <class K, class V> void show(ostream& o, const unordered_map<K, V>& v) { list(o, map<K, V>(v.begin(), v.end())); }' },
+];
+
+const CPP_LIST = `template <class C> void list(ostream& o, const C& items) {
   o << '{';
   bool first = true;
   for (const auto& item : items) {
@@ -76,30 +82,21 @@ template <class C> void list(ostream& o, const C& items) {
   }
   o << '}';
 }
-template <class A, class B> void show(ostream& o, const pair<A, B>& p) { o << '{'; show(o, p.first); o << ", "; show(o, p.second); o << '}'; }
-template <class... T> void show(ostream& o, const tuple<T...>& t) {
-  o << '{';
-  apply([&o](const auto&... x) { size_t i = 0; ((o << (i++ ? ", " : ""), show(o, x)), ...); }, t);
-  o << '}';
-}
-template <class T> void show(ostream& o, const optional<T>& v) { if (v) show(o, *v); else o << "nullopt"; }
-template <class T> void show(ostream& o, const vector<T>& v) { list(o, v); }
-template <class T, size_t N> void show(ostream& o, const array<T, N>& v) { list(o, v); }
-template <class T> void show(ostream& o, const deque<T>& v) { list(o, v); }
-template <class T> void show(ostream& o, const set<T>& v) { list(o, v); }
-// Unordered containers print sorted, so the line does not depend on the library's hashing.
-template <class T> void show(ostream& o, const unordered_set<T>& v) { list(o, set<T>(v.begin(), v.end())); }
-template <class K, class V> void show(ostream& o, const map<K, V>& v) { list(o, v); }
-template <class K, class V> void show(ostream& o, const unordered_map<K, V>& v) { list(o, map<K, V>(v.begin(), v.end())); }
-}  // namespace benchtop_gen
 `;
+
+/** The helper with the overloads of the types the code names. */
+function cppShow(code: string): string {
+  const used = CPP_TYPES.filter((t) => new RegExp(`\\b(?:${t.word})\\b`).test(code));
+  const headers = used.flatMap((t) => (t.header ? [`#include <${t.header}>\n`] : [])).join('');
+  return `${CPP_HEAD}${headers}using namespace std;\n\n${CPP_BASE}${used.map((t) => t.decl + '\n').join('')}${CPP_LIST}${used.map((t) => t.def + '\n').join('')}}  // namespace benchtop_gen\n`;
+}
 
 /** C++: helper, solution (cut at \`int main\` as the official splice does), a main printing each input. */
 export function cppOutputsProgram(solution: string, inputs: readonly string[], mark: string): string {
   const code = solution.trim();
   const cut = code.indexOf('int main');
   const lines = inputs.map((i) => `  cout << ${JSON.stringify(mark)}; benchtop_gen::show(cout, (${i})); cout << '\\n';`);
-  return `${CPP_SHOW}\n${cut === -1 ? code : code.slice(0, cut)}\n\nint main() {\n${lines.join('\n')}\n  return 0;\n}\n`;
+  return `${cppShow(code + '\n' + inputs.join('\n'))}\n${cut === -1 ? code : code.slice(0, cut)}\n\nint main() {\n${lines.join('\n')}\n  return 0;\n}\n`;
 }
 
 /**
