@@ -14,7 +14,7 @@ import { GEN_SYSTEM, PROMPT_VERSION, promptHashes } from '../gen/prompts';
 import type { GenContext } from '../gen/stages';
 import { parseProvider, UsageError } from './args';
 import { ModelSetupError, providerModel, type CliModel } from './model';
-import { createCliExecutor } from './runtimes';
+import { createCliExecutor, RunnerSetupError } from './runtimes';
 
 const USAGE = `usage: npm run generate -- --seeds FILE --language python --model openai:<model> [options]
   --seeds FILE            JSONL of {"language", "code"} records (others' languages are skipped)
@@ -25,6 +25,9 @@ const USAGE = `usage: npm run generate -- --seeds FILE --language python --model
   [--critic-threshold N]  keep scores at or above N of 10 (default 6)
   [--difficulty-model P:M] answers each problem --samples times: 0 solved hard, 1-5 medium, more easy
   [--samples K]           (default 10)    [--drop-always-solved]
+  [--translate-to L,L]    stage 6: translate each kept problem into these languages, verified by execution
+  [--runner URL]...       remote runner(s) (npm run runner) for languages without an in-page runtime (go)
+  [--runner-token TOKEN]  the runners' bearer token (default: the RUNNER_TOKEN variable)
   [--concurrency N]       seeds in flight (default 2)
   [--out gen.jsonl]       also <out>.journal.jsonl and <out>.manifest.json
   [--resume]              answer from the journal: no question is asked twice`;
@@ -42,6 +45,9 @@ interface GenOptions {
   concurrency: number;
   out: string;
   resume: boolean;
+  translateTo: LanguageId[];
+  runners: string[];
+  runnerToken?: string;
 }
 
 function whole(name: string, raw: string | undefined, fallback: number, min = 1): number {
@@ -60,6 +66,7 @@ function parse(argv: string[]): GenOptions {
       'critic-model': { type: 'string' }, 'critic-threshold': { type: 'string' },
       'difficulty-model': { type: 'string' }, samples: { type: 'string' }, 'drop-always-solved': { type: 'boolean' },
       concurrency: { type: 'string' }, out: { type: 'string' }, resume: { type: 'boolean' },
+      'translate-to': { type: 'string' }, runner: { type: 'string', multiple: true }, 'runner-token': { type: 'string' },
     },
     strict: true,
   });
@@ -68,7 +75,20 @@ function parse(argv: string[]): GenOptions {
   if (!language || !GEN_LANGUAGES.includes(language)) throw new UsageError(`--language must be one of ${GEN_LANGUAGES.join(', ')}, got "${values.language}"`);
   const threshold = Number(values['critic-threshold'] ?? 6);
   if (!(threshold >= 0 && threshold <= 10)) throw new UsageError(`--critic-threshold must be 0 to 10, got "${values['critic-threshold']}"`);
+  const translateTo: LanguageId[] = [];
+  for (const name of (values['translate-to'] ?? '').split(',').map((l) => l.trim()).filter(Boolean)) {
+    const to = normalizeLanguage(name);
+    if (!to || !GEN_LANGUAGES.includes(to) || to === language) throw new UsageError(`--translate-to takes languages of ${GEN_LANGUAGES.join(', ')} other than --language, got "${name}"`);
+    if (!translateTo.includes(to)) translateTo.push(to);
+  }
+  const runners = values.runner ?? [];
+  const badRunner = runners.find((u) => !/^https?:\/\/[^/]/.test(u));
+  if (badRunner !== undefined) throw new UsageError(`--runner must be an http(s) URL, got "${badRunner}"`);
+  const runnerToken = values['runner-token'] ?? process.env.RUNNER_TOKEN;
   return {
+    translateTo,
+    runners,
+    ...(runnerToken ? { runnerToken } : {}),
     seeds: values.seeds,
     language,
     model: values.model,
@@ -119,18 +139,31 @@ async function main(options: GenOptions): Promise<void> {
   if (!options.resume && existsSync(journalPath) && statSync(journalPath).size > 0) {
     throw new UsageError(`${journalPath} holds an earlier run: continue it with --resume, or delete it to start again`);
   }
+  // Routed as `npm run eval` routes: in-page runtimes where trusted, else a runner (Go).
+  const executor = await createCliExecutor({
+    concurrency: options.concurrency, runners: options.runners, ...(options.runnerToken ? { runnerToken: options.runnerToken } : {}), log: (l) => console.error(l),
+  });
+  const unrunnable = [options.language, ...options.translateTo].filter((l) => !executor.languages().includes(l));
+  if (unrunnable.length) {
+    await executor.dispose();
+    throw new UsageError(`nothing here runs ${unrunnable.join(', ')}: start a runner (npm run runner) and pass --runner URL`);
+  }
+  // Opened once the run can go ahead: a refused run leaves no journal behind.
   const journal = FileJournal.open(journalPath, options.resume);
-  const executor = await createCliExecutor({ concurrency: options.concurrency, runners: [], log: (l) => console.error(l) });
   const ctx: GenContext = {
     language: options.language, generator: generator.model, critic: critic.model, difficulty: difficulty?.model,
     executor, journal, samples: options.samples, criticThreshold: options.criticThreshold, dropAlwaysSolved: options.dropAlwaysSolved,
+    translateTo: options.translateTo,
   };
   try {
     const results = await runFunnel(ctx, seeds, options.concurrency, (r, i) => {
       console.error(`seed ${i + 1}/${seeds.length} ${r.outcome.seed}: ${r.outcome.kept ? 'ok' : `dropped at ${r.outcome.stage}: ${r.outcome.reason}`}`);
+    }, (t, i) => {
+      console.error(`seed ${i + 1}/${seeds.length} translated to ${t.to}: ${t.kept ? 'ok' : `dropped at ${t.stage}: ${t.reason}`}`);
     });
     for (const r of results) journal.seed(r.outcome);
-    const records = results.flatMap((r) => (r.record ? [r.record] : []));
+    // Each translation right after the problem it was made from.
+    const records = results.flatMap((r) => (r.record ? [r.record, ...(r.translations ?? [])] : []));
     writeFileSync(options.out, records.map((r) => JSON.stringify(r) + '\n').join(''));
     const counts = funnelCounts(results.map((r) => r.outcome));
     const settings = (m: CliModel | undefined) => (m ? { id: m.model.id, ...m.settings } : null);
@@ -138,11 +171,12 @@ async function main(options: GenOptions): Promise<void> {
       tool: 'benchtop generate',
       language: options.language,
       models: { generator: settings(generator), critic: settings(critic), difficulty: settings(difficulty) },
-      settings: { samples: options.samples, criticThreshold: options.criticThreshold, dropAlwaysSolved: options.dropAlwaysSolved, concurrency: options.concurrency, resumed: options.resume },
+      settings: { translateTo: options.translateTo, runners: options.runners.length, samples: options.samples, criticThreshold: options.criticThreshold, dropAlwaysSolved: options.dropAlwaysSolved, concurrency: options.concurrency, resumed: options.resume },
       seeds: { file: options.seeds, sha256: createHash('sha256').update(readFileSync(options.seeds)).digest('hex'), count: seeds.length },
       prompts: { version: PROMPT_VERSION, sha256: promptHashes() },
       funnel: counts,
       dropped: results.filter((r) => !r.outcome.kept).map((r) => r.outcome),
+      translationsDropped: results.flatMap((r) => (r.outcome.translations ?? []).filter((t) => !t.kept).map((t) => ({ seed: r.outcome.seed, ...t }))),
       journal: { path: journalPath, reused: journal.reused },
       started,
       finished: new Date().toISOString(),
@@ -164,7 +198,7 @@ try {
 main(options).then(
   () => process.exit(0),
   (e: Error) => {
-    const known = e instanceof UsageError || e instanceof ModelSetupError || e instanceof AuthenticationError;
+    const known = e instanceof UsageError || e instanceof ModelSetupError || e instanceof AuthenticationError || e instanceof RunnerSetupError;
     console.error(known ? `error: ${e.message}` : e.stack ?? String(e));
     process.exit(e instanceof UsageError ? 2 : 1);
   },

@@ -1,6 +1,7 @@
 /**
  * The generator's funnel: each seed through stages 1–5 with bounded concurrency, then the
- * near-duplicate filter in seed order. Returns the kept records (AutoCodeBench format plus
+ * near-duplicate filter in seed order, then (optional) stage 6, each kept problem translated into
+ * every --translate-to language. Returns the kept records (AutoCodeBench format plus
  * provenance) and every seed's outcome; counts() turns outcomes into the manifest's funnel.
  */
 import type { BenchRecord } from '../contracts';
@@ -9,6 +10,7 @@ import { mutants } from './harness';
 import { hashText, PROMPT_VERSION } from './prompts';
 import { Drop, outputsStage, solutionStage, STAGES, statementStage, testsStage, type GenContext, type Stage } from './stages';
 import type { SeedOutcome } from './journal';
+import { translateProblem, type SourceInputs, type TranslationOutcome } from './translate';
 
 export interface Seed {
   code: string;
@@ -17,12 +19,14 @@ export interface Seed {
 export interface SeedResult {
   outcome: SeedOutcome;
   record?: BenchRecord;
+  /** The kept translations of `record` (stage 6), in --translate-to order. */
+  translations?: BenchRecord[];
 }
 
 /** Seed hash: what the provenance and the journal's outcome lines name a seed by. */
 export const seedHash = (language: string, code: string) => hashText(`${language}\n${code}`).slice(0, 16);
 
-async function generateOne(ctx: GenContext, seed: Seed): Promise<BenchRecord> {
+async function generateOne(ctx: GenContext, seed: Seed): Promise<{ record: BenchRecord; inputs: SourceInputs }> {
   const solved = await solutionStage(ctx, seed.code);
   const cases = await outputsStage(ctx, solved);
   const tested = await testsStage(ctx, solved.solution, cases);
@@ -37,7 +41,7 @@ async function generateOne(ctx: GenContext, seed: Seed): Promise<BenchRecord> {
     difficulty: 'medium',
   };
   const rated = ctx.difficulty ? await difficultyFilter(ctx, record) : undefined;
-  return {
+  const kept = {
     ...record,
     difficulty: rated?.label ?? 'medium',
     seed_hash: seedHash(ctx.language, seed.code),
@@ -52,29 +56,41 @@ async function generateOne(ctx: GenContext, seed: Seed): Promise<BenchRecord> {
     mutation_check: `caught at ${tested.mutants.tried} of ${mutants(solved.solution).length}`,
     prompt_version: PROMPT_VERSION,
   };
+  return { record: kept, inputs: solved };
+}
+
+/** Runs `job` on each index with at most `concurrency` in flight. */
+async function pool(count: number, concurrency: number, job: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await job(next++);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, worker));
 }
 
 /** `contextOf`: the context of one seed (the page gives each seed a journal of its own, for its item view). */
-export async function runFunnel(ctx: GenContext, seeds: readonly Seed[], concurrency: number, onSeed?: (r: SeedResult, index: number) => void, contextOf: (seed: string, index: number) => GenContext = () => ctx): Promise<SeedResult[]> {
+export async function runFunnel(
+  ctx: GenContext, seeds: readonly Seed[], concurrency: number, onSeed?: (r: SeedResult, index: number) => void,
+  onTranslation?: (t: TranslationOutcome, index: number) => void,
+  contextOf: (seed: string, index: number) => GenContext = () => ctx,
+): Promise<SeedResult[]> {
   const results: SeedResult[] = new Array(seeds.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < seeds.length) {
-      const index = next++;
-      const seed = seeds[index]!;
-      const id = seedHash(ctx.language, seed.code);
-      let result: SeedResult;
-      try {
-        result = { outcome: { seed: id, kept: true }, record: await generateOne(contextOf(id, index), seed) };
-      } catch (e) {
-        if (!(e instanceof Drop)) throw e;
-        result = { outcome: { seed: id, kept: false, stage: e.stage, reason: e.reason } };
-      }
-      results[index] = result;
-      onSeed?.(result, index);
+  const inputs = new Map<number, SourceInputs>();
+  await pool(seeds.length, concurrency, async (index) => {
+    const seed = seeds[index]!;
+    const id = seedHash(ctx.language, seed.code);
+    let result: SeedResult;
+    try {
+      const made = await generateOne(contextOf(id, index), seed);
+      inputs.set(index, made.inputs);
+      result = { outcome: { seed: id, kept: true }, record: made.record };
+    } catch (e) {
+      if (!(e instanceof Drop)) throw e;
+      result = { outcome: { seed: id, kept: false, stage: e.stage, reason: e.reason } };
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, seeds.length)) }, worker));
+    results[index] = result;
+    onSeed?.(result, index);
+  });
   // Near duplicates, in seed order, so the first of two similar problems is the one kept.
   const kept: string[] = [];
   for (const r of results) {
@@ -86,7 +102,33 @@ export async function runFunnel(ctx: GenContext, seeds: readonly Seed[], concurr
       delete r.record;
     }
   }
+  await translateAll(ctx, results, inputs, concurrency, onTranslation, (index) => contextOf(results[index]!.outcome.seed, index));
   return results;
+}
+
+/** Stage 6 over every kept problem and target language; outcomes go on the seed's outcome. */
+async function translateAll(ctx: GenContext, results: SeedResult[], inputs: Map<number, SourceInputs>, concurrency: number, onTranslation: ((t: TranslationOutcome, index: number) => void) | undefined, contextOf: (index: number) => GenContext): Promise<void> {
+  const targets = (ctx.translateTo ?? []).filter((l) => l !== ctx.language);
+  if (!targets.length) return;
+  const jobs = results.flatMap((r, index) => (r.record ? targets.map((to) => ({ index, to })) : []));
+  const done: Array<{ outcome: TranslationOutcome; record?: BenchRecord }> = new Array(jobs.length);
+  await pool(jobs.length, concurrency, async (j) => {
+    const { index, to } = jobs[j]!;
+    try {
+      const record = await translateProblem(contextOf(index), results[index]!.record!, inputs.get(index)!, to);
+      done[j] = { outcome: { to, kept: true }, record };
+    } catch (e) {
+      if (!(e instanceof Drop)) throw e;
+      done[j] = { outcome: { to, kept: false, stage: e.stage, reason: e.reason } };
+    }
+    onTranslation?.(done[j]!.outcome, index);
+  });
+  // In seed order and target order, whatever order they finished in.
+  jobs.forEach(({ index }, j) => {
+    const r = results[index]!;
+    (r.outcome.translations ??= []).push(done[j]!.outcome);
+    if (done[j]!.record) (r.translations ??= []).push(done[j]!.record!);
+  });
 }
 
 export interface FunnelCounts {
@@ -95,6 +137,8 @@ export interface FunnelCounts {
   passed: Record<Stage, number>;
   dropped: Record<Stage, number>;
   kept: number;
+  /** Stage 6, present when translations were asked for: drops by the step the translation failed. */
+  translations?: { asked: number; kept: number; dropped: Partial<Record<Stage, number>> };
 }
 
 export function funnelCounts(outcomes: readonly SeedOutcome[]): FunnelCounts {
@@ -103,11 +147,22 @@ export function funnelCounts(outcomes: readonly SeedOutcome[]): FunnelCounts {
   const passed = {} as Record<Stage, number>;
   let left = outcomes.length;
   for (const s of STAGES) passed[s] = left -= dropped[s];
-  return { seeds: outcomes.length, passed, dropped, kept: outcomes.filter((o) => o.kept).length };
+  const counts: FunnelCounts = { seeds: outcomes.length, passed, dropped, kept: outcomes.filter((o) => o.kept).length };
+  const translations = outcomes.flatMap((o) => o.translations ?? []);
+  if (outcomes.some((o) => o.translations)) {
+    const tDropped: Partial<Record<Stage, number>> = {};
+    for (const t of translations) if (!t.kept && t.stage) tDropped[t.stage as Stage] = (tDropped[t.stage as Stage] ?? 0) + 1;
+    counts.translations = { asked: translations.length, kept: translations.filter((t) => t.kept).length, dropped: tDropped };
+  }
+  return counts;
 }
 
 /** `generated: 8 of 10 seeds (dropped: outputs 1, tests 1)`. */
 export function summaryLine(c: FunnelCounts): string {
   const drops = STAGES.filter((s) => c.dropped[s]).map((s) => `${s} ${c.dropped[s]}`);
-  return `generated: ${c.kept} of ${c.seeds} seeds (${drops.length ? `dropped: ${drops.join(', ')}` : 'none dropped'})`;
+  const line = `generated: ${c.kept} of ${c.seeds} seeds (${drops.length ? `dropped: ${drops.join(', ')}` : 'none dropped'})`;
+  if (!c.translations) return line;
+  const t = c.translations;
+  const tDrops = STAGES.filter((s) => t.dropped[s]).map((s) => `${s} ${t.dropped[s]}`);
+  return `${line}; translated: ${t.kept} of ${t.asked} (${tDrops.length ? `dropped: ${tDrops.join(', ')}` : 'none dropped'})`;
 }

@@ -3,11 +3,14 @@
  * input (run in the sandbox only: inputs are model-written code), and simple mutants of a solution.
  */
 import type { LanguageId } from '../contracts';
+import { cppOutputsProgram, goOutputsProgram } from './harness-compiled';
 
 export const OUTPUT_MARK = '@@gen-output ';
+/** Printed after the last output where the harness must fail on purpose to be heard (Go). */
+export const OUTPUT_DONE = '@@gen-done';
 
-/** Languages the generator can drive (inputs harness + test style). */
-export const GEN_LANGUAGES: readonly LanguageId[] = ['python', 'javascript', 'ruby'];
+/** Languages the generator can drive (inputs harness + test style). Go needs a runner. */
+export const GEN_LANGUAGES: readonly LanguageId[] = ['python', 'javascript', 'ruby', 'cpp', 'go'];
 
 /** Solution + one printed line per input, each marked so the solution's own prints are ignored. */
 export function outputsProgram(language: LanguageId, solution: string, inputs: readonly string[]): string {
@@ -23,7 +26,25 @@ export function outputsProgram(language: LanguageId, solution: string, inputs: r
     const calls = inputs.map((i) => `  -> { (${i}) },`).join('\n');
     return `${solution}\n\n[\n${calls}\n].each { |gen_f| puts(${JSON.stringify(OUTPUT_MARK)} + gen_f.call.inspect) }\n`;
   }
+  if (language === 'cpp') return cppOutputsProgram(solution, inputs, OUTPUT_MARK);
+  if (language === 'go') return goOutputsProgram(solution, inputs, OUTPUT_MARK, OUTPUT_DONE);
   throw new Error(`the generator does not support ${language} yet`);
+}
+
+/** Whether an outputs run finished: exit 0, or for Go the done line then its deliberate failure. */
+export function outputsRunOk(language: LanguageId, run: { exitCode: number | null; stdout: string; compileFailed?: boolean }): boolean {
+  if (language === 'go') return !run.compileFailed && run.stdout.split('\n').some((l) => l.replace(/\r$/, '') === OUTPUT_DONE);
+  return run.exitCode === 0;
+}
+
+/**
+ * A mutant that does not build says nothing about the tests (it is not "caught"): a compile
+ * failure (C++), or for Go, whose `go test` builds and runs in one step, its build-failed line.
+ */
+export function mutantBuilt(language: LanguageId, run: { stdout: string; stderr: string; compileFailed?: boolean }): boolean {
+  if (run.compileFailed) return false;
+  if (language === 'go') return !/\[build failed\]|\[setup failed\]/.test(run.stdout + run.stderr);
+  return true;
 }
 
 /** The marked output lines of a run, in order. */

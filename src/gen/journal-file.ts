@@ -2,7 +2,7 @@
  * The CLI's journal `<out>.journal.jsonl` (see journal.ts): entries are appended synchronously, so
  * they are on disk before anything uses them. Lines:
  *   {"type":"ask"|"run","key":…,"n":…,"value":…}
- *   {"type":"seed","seed":…,"kept":bool,"stage"?,"reason"?}   once a seed is decided
+ *   {"type":"seed","seed":…,"kept":bool,"stage"?,"reason"?,"translations"?}   once a seed is decided
  * A torn last line (a kill mid-write) is ignored.
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';

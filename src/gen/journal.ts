@@ -12,6 +12,8 @@ export interface SeedOutcome {
   kept: boolean;
   stage?: string;
   reason?: string;
+  /** Stage 6: each translation of the kept problem, kept or dropped at a step with its reason. */
+  translations?: Array<{ to: string; kept: boolean; stage?: string; reason?: string }>;
 }
 
 export interface JournalEntry {
@@ -65,7 +67,7 @@ export function journalOutcomes(text: string): Map<string, SeedOutcome> {
   for (const line of text.split('\n')) {
     try {
       const e = JSON.parse(line) as SeedOutcome & { type?: string };
-      if (e.type === 'seed') out.set(e.seed, { seed: e.seed, kept: e.kept, ...(e.stage ? { stage: e.stage, reason: e.reason } : {}) });
+      if (e.type === 'seed') out.set(e.seed, { seed: e.seed, kept: e.kept, ...(e.stage ? { stage: e.stage, reason: e.reason } : {}), ...(e.translations ? { translations: e.translations } : {}) });
     } catch { /* torn line */ }
   }
   return out;

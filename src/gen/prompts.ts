@@ -7,7 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LANGUAGE_NAMES, type LanguageId } from '../contracts';
 
-export const PROMPT_VERSION = 'gen-1';
+export const PROMPT_VERSION = 'gen-2';
 
 /** Sent as the system prompt of every generator request (not of the difficulty model's, which uses the evaluation prompt). */
 export const GEN_SYSTEM = 'You help build a programming benchmark. Follow the requested answer format exactly: each requested part in its own fenced code block directly under its heading line.';
@@ -19,12 +19,16 @@ const INPUT_STYLE: Partial<Record<LanguageId, string>> = {
   python: 'a Python expression calling the solution, e.g. `my_func(3, [1, 2])`',
   javascript: 'a JavaScript expression calling the solution, e.g. `myFunc(3, [1, 2])`',
   ruby: 'a Ruby expression calling the solution, e.g. `my_func(3, [1, 2])`',
+  cpp: 'a C++ expression calling the solution, e.g. `myFunc(3, {1, 2})`, returning a number, bool, char, string, or a vector, set, map, pair or tuple of those (for a class, an immediately invoked lambda: `[] { Counter c; c.add(2); return c.total(); }()`)',
+  go: 'a Go expression calling the solution, e.g. `MyFunc(3, []int{1, 2})`',
 };
 
 const TEST_STYLE: Partial<Record<LanguageId, string>> = {
   python: 'Python: `def test():` with plain `assert` statements, then `if __name__ == "__main__":\\n    test()`. Name both parts `demo_test` / `full_test` in the text, but each is its own program.',
   javascript: "JavaScript: `const assert = require('assert');` then `function demoTesting()` (public tests) or `function fullTesting()` (private tests) using `assert.deepStrictEqual` / `assert.strictEqual`. Do not call the function yourself.",
   ruby: 'Ruby: `def test` with `raise "Test failed" unless <condition>` lines, then a top-level `test` call.',
+  cpp: 'C++: `#include <cassert>` and the headers the tests use, `using namespace std;`, a `void test()` with plain `assert(...)` lines (compare floating point within 1e-6), then `int main() { test(); return 0; }`. Do not repeat the solution.',
+  go: 'Go: `package main`, `import "testing"` (and `reflect` for slices and maps), then `func TestDemo(t *testing.T)` (public tests) or `func TestFull(t *testing.T)` (private tests) calling `t.Errorf` on each mismatch. Do not repeat the solution.',
 };
 
 export function inputStyle(language: LanguageId): string | undefined {
@@ -85,6 +89,40 @@ Judge whether this {LANG} problem statement and its tests agree: function signat
 
 Statement:
 {QUESTION}
+
+Private tests:
+\`\`\`
+{FULL}
+\`\`\``,
+  translate: `Stage: translation.
+Translate this verified {FROM} programming problem into {LANG}: the statement, the reference solution and both test programs, keeping the same behaviour, the same test cases and the same expected values. Use {LANG}'s usual naming. The statement must name {LANG} and the new function names.
+Also list the test inputs below, in the same order, each as {INPUT_STYLE}.
+
+Answer with exactly these headings: QUESTION followed by the statement in Markdown (not fenced as a whole), each other one followed by one fenced code block:
+### QUESTION
+### SOLUTION
+### INPUTS
+### DEMO_TEST
+### FULL_TEST
+Test style for {LANG}: {TEST_STYLE}
+
+Statement:
+{QUESTION}
+
+Solution:
+\`\`\`
+{SOLUTION}
+\`\`\`
+
+Inputs:
+\`\`\`
+{INPUTS}
+\`\`\`
+
+Public tests:
+\`\`\`
+{DEMO}
+\`\`\`
 
 Private tests:
 \`\`\`

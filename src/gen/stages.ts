@@ -7,7 +7,7 @@ import { AuthenticationError, type AnswerSource, type Executor, type LanguageId,
 import { judgeRun, officialTimeoutMs, spliceProgram } from '../core/rules';
 import { stripThinking } from '../core/extract';
 import { extractParts, inputLines } from './blocks';
-import { mutants, observedOutputs, outputsProgram } from './harness';
+import { mutantBuilt, mutants, observedOutputs, outputsProgram, outputsRunOk } from './harness';
 import type { GenJournal } from './journal';
 import { fill, inputStyle, languageName, testStyle } from './prompts';
 
@@ -30,6 +30,8 @@ export interface GenContext {
   samples: number;
   criticThreshold: number;
   dropAlwaysSolved: boolean;
+  /** Stage 6: languages each kept problem is translated into (none: no translation). */
+  translateTo?: readonly LanguageId[];
 }
 
 export interface Case {
@@ -64,13 +66,16 @@ export async function askParts(ctx: GenContext, model: AnswerSource, stage: Stag
   throw new Drop(stage, `malformed response (twice): missing ${missing.join(', ')}`);
 }
 
-export type JournalledRun = Pick<RunResult, 'exitCode' | 'stdout' | 'stderr' | 'timedOut' | 'durationMs' | 'runtime'> & { declined?: string };
+export type JournalledRun = Pick<RunResult, 'exitCode' | 'stdout' | 'stderr' | 'timedOut' | 'durationMs' | 'runtime' | 'compileFailed' | 'compileTimedOut'> & { declined?: string };
 
 export function runProgram(ctx: GenContext, program: string): Promise<JournalledRun> {
   const timeoutMs = officialTimeoutMs(ctx.language);
   return ctx.journal.memo('run', [ctx.language, program, timeoutMs], async () => {
     const r = await ctx.executor.run({ language: ctx.language, program, timeoutMs });
-    return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, durationMs: r.durationMs, runtime: r.runtime, ...(r.declined ? { declined: r.declined } : {}) };
+    return {
+      exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, durationMs: r.durationMs, runtime: r.runtime,
+      ...(r.compileFailed ? { compileFailed: true } : {}), ...(r.compileTimedOut ? { compileTimedOut: true } : {}), ...(r.declined ? { declined: r.declined } : {}),
+    };
   });
 }
 
@@ -114,8 +119,9 @@ export async function outputsStage(ctx: GenContext, solved: Solved): Promise<{ p
   for (let i = 0; i < 2; i++) {
     const r = await runProgram(ctx, program);
     if (r.declined) throw new Drop('outputs', `not runnable here: ${r.declined}`);
-    if (r.timedOut) throw new Drop('outputs', 'the solution timed out');
-    if (r.exitCode !== 0) throw new Drop('outputs', `the solution crashed (exit ${r.exitCode}): ${errorLine(r.stderr || r.stdout)}`);
+    if (r.timedOut || r.compileTimedOut) throw new Drop('outputs', 'the solution timed out');
+    if (r.compileFailed) throw new Drop('outputs', `the solution did not compile: ${errorLine(r.stderr || r.stdout)}`);
+    if (!outputsRunOk(ctx.language, r)) throw new Drop('outputs', `the solution crashed (exit ${r.exitCode}): ${errorLine(r.stderr || r.stdout)}`);
     const outputs = observedOutputs(r.stdout);
     if (outputs.length !== inputs.length) throw new Drop('outputs', `the solution printed ${outputs.length} outputs for ${inputs.length} inputs`);
     runs.push(outputs);
@@ -157,27 +163,43 @@ export async function testsStage(ctx: GenContext, solution: string, cases: { pub
     } else {
       parts = found.parts;
     }
-    const demo = await testOutcome(ctx, solution, parts.DEMO_TEST!);
-    const full = await testOutcome(ctx, solution, parts.FULL_TEST!);
-    const failing = demo.outcome !== 'PASSED' ? { which: 'public', ...demo } : full.outcome !== 'PASSED' ? { which: 'private', ...full } : null;
+    const failing = await failingTests(ctx, solution, parts.DEMO_TEST!, parts.FULL_TEST!);
     if (!failing) break;
     if (round === 1) throw new Drop('tests', `the ${failing.which} tests fail against their own solution after one send-back: ${failing.outcome}`);
     history.push({ answer: answerText, feedback: fill('testsRetry', { OUTPUT: `${failing.which} tests: ${failing.outcome}\n${failing.output}` }) });
   }
+  return { demo: parts!.DEMO_TEST!, full: parts!.FULL_TEST!, mutants: await mutationCheck(ctx, solution, parts!.FULL_TEST!) };
+}
+
+/** Which of the two test programs fails against the solution (null: both pass). */
+export async function failingTests(ctx: GenContext, solution: string, demoTests: string, fullTests: string): Promise<{ which: 'public' | 'private'; outcome: Outcome; output: string } | null> {
+  const demo = await testOutcome(ctx, solution, demoTests);
+  if (demo.outcome !== 'PASSED') return { which: 'public', ...demo };
+  const full = await testOutcome(ctx, solution, fullTests);
+  return full.outcome !== 'PASSED' ? { which: 'private', ...full } : null;
+}
+
+/**
+ * The mutation check: the full tests must fail at least one mutant of the solution. A mutant that
+ * does not build (C++, Go) is skipped, neither caught nor passed.
+ */
+export async function mutationCheck(ctx: GenContext, solution: string, fullTests: string): Promise<Tested['mutants']> {
   const candidates = mutants(solution);
   if (!candidates.length) throw new Drop('tests', 'no mutant could be made of the solution (no comparison or integer constant)');
   // One caught mutant is enough: stop there (each mutant costs a run).
   let tried = 0;
-  let caught = 0;
+  let built = 0;
   for (const mutant of candidates) {
     tried++;
-    if ((await testOutcome(ctx, mutant, parts!.FULL_TEST!)).outcome !== 'PASSED') {
-      caught = 1;
-      break;
-    }
+    const program = spliceProgram(ctx.language, mutant, fullTests);
+    const r = await runProgram(ctx, program);
+    if (r.declined) throw new Drop('tests', `not runnable here: ${r.declined}`);
+    if (!mutantBuilt(ctx.language, r)) continue;
+    built++;
+    if (judgeRun(ctx.language, r) !== 'PASSED') return { tried, caught: 1 };
   }
-  if (!caught) throw new Drop('tests', `the tests are too weak: they pass all ${candidates.length} mutants of the solution`);
-  return { demo: parts!.DEMO_TEST!, full: parts!.FULL_TEST!, mutants: { tried, caught } };
+  if (!built) throw new Drop('tests', `none of the ${candidates.length} mutants of the solution builds`);
+  throw new Drop('tests', `the tests are too weak: they pass all ${built === candidates.length ? candidates.length : `${built} building`} mutants of the solution`);
 }
 
 export async function statementStage(ctx: GenContext, solution: string, demo: string): Promise<string> {

@@ -1,6 +1,6 @@
 /**
  * A real local HTTP server (127.0.0.1 only) speaking the OpenAI chat-completions wire format, that
- * plays the generator's models (Python, JavaScript, Ruby) with scripted answers per stage (tests/fixtures/gen/inputs.json):
+ * plays the generator's models (Python, JavaScript, Ruby, C++, Go) with scripted answers per stage (tests/fixtures/gen/inputs.json):
  * the solution is the seed itself with the fixture's inputs; tests are written mechanically from the
  * observed outputs the prompt carries (so their expected values come from real execution); the
  * statement and the critic are templates. Scenario flags in the fixture make one stage go wrong:
@@ -8,6 +8,10 @@
  *   wrongTests  the first N test answers expect a wrong value (1: fixed after the send-back)
  *   weakTests   tests that only check the type of each result (no mutant is caught)
  *   solved      the difficulty model answers correctly this many times, then wrongly
+ *   type        (C++) the result type the tests compare a brace-list output with, e.g. vector<int>
+ *   translations  stage 6: the translated solution per target language (Python to Ruby only); the
+ *               translated tests are the source's asserts rewritten mechanically, so their expected
+ *               values are the source's observed outputs
  * The difficulty model is told apart by its system prompt (the evaluation one). Every request is
  * recorded; `asked` counts identical request bodies. Sends CORS headers, for the page's e2e test.
  */
@@ -16,7 +20,9 @@ import { readFileSync } from 'node:fs';
 
 interface Fixture {
   /** Absent: python for `def …(`, javascript for `function …(`. */
-  lang?: 'ruby';
+  lang?: 'ruby' | 'cpp' | 'go';
+  type?: string;
+  translations?: Record<string, string>;
   doc: string;
   public: string[];
   private: string[];
@@ -30,7 +36,7 @@ export interface GenMock {
   baseUrl: string;
   /** Request bodies (JSON text), in arrival order. */
   bodies: string[];
-  /** The stage each request was for ('solution', 'tests', 'statement', 'critic', 'difficulty'). */
+  /** The stage each request was for ('solution', 'tests', 'statement', 'critic', 'difficulty', 'translation'). */
   stages: string[];
   close(): Promise<void>;
 }
@@ -45,7 +51,8 @@ function seedOf(text: string): [string, Fixture] {
   return found;
 }
 
-const nameOf = (sig: string) => sig.replace(/^(def|function) /, '').replace(/\($/, '');
+const nameOf = (sig: string) => sig.replace(/\($/, '').split(/[\s*&]+/).at(-1)!;
+const LANGUAGE_NAMES: Record<string, string> = { python: 'Python', javascript: 'JavaScript', ruby: 'Ruby', cpp: 'C++', go: 'Go' };
 
 /** Parses `input => output` lines between two markers of the tests prompt. */
 function cases(prompt: string, from: string, to: string): Array<[string, string]> {
@@ -58,7 +65,24 @@ function cases(prompt: string, from: string, to: string): Array<[string, string]
 
 const languageOf = (sig: string, fx: Fixture) => fx.lang ?? (sig.startsWith('def ') ? 'python' : 'javascript');
 
-function testProgram(sig: string, lang: string, rows: Array<[string, string]>, demo: boolean, wrong: boolean, weak: boolean): string {
+/** C++ asserts: brace-list outputs initialize the fixture's type; doubles compare within 1e-6. */
+function cppTests(fx: Fixture, rows: Array<[string, string]>, wrong: boolean, weak: boolean): string {
+  const checks = rows.map(([input, output], i) => {
+    if (weak) return `    { auto r = ${input}; (void)r; }`;
+    const same = fx.type === 'double' ? `fabs((${input}) - (${output})) < 1e-6` : `(${input}) == ${fx.type && output.startsWith('{') ? fx.type : ''}${output}`;
+    return `    assert(${wrong && i === 0 ? `!(${same})` : `(${same})`});`;
+  });
+  return `#include <cassert>\n#include <cmath>\n#include <map>\n#include <string>\n#include <utility>\n#include <vector>\nusing namespace std;\n\nvoid test() {\n${checks.join('\n')}\n}\n\nint main() {\n    test();\n    return 0;\n}\n`;
+}
+
+function goTests(rows: Array<[string, string]>, demo: boolean, wrong: boolean): string {
+  const checks = rows.map(([input, output], i) => `\tif got := ${input}; ${wrong && i === 0 ? '' : '!'}reflect.DeepEqual(got, ${output}) {\n\t\tt.Errorf("case ${i + 1}: got %#v", got)\n\t}`);
+  return `package main\n\nimport (\n\t"reflect"\n\t"testing"\n)\n\nfunc Test${demo ? 'Demo' : 'Full'}(t *testing.T) {\n${checks.join('\n')}\n}\n`;
+}
+
+function testProgram(fx: Fixture, lang: string, rows: Array<[string, string]>, demo: boolean, wrong: boolean, weak: boolean): string {
+  if (lang === 'cpp') return cppTests(fx, rows, wrong, weak);
+  if (lang === 'go') return goTests(rows, demo, wrong);
   const py = lang === 'python';
   if (lang === 'ruby') {
     const checks = rows.map(([input, output], i) => `  raise "Test ${i + 1} failed" unless (${input}) == ${wrong && i === 0 ? `[${output}, 1]` : output}`);
@@ -71,6 +95,27 @@ function testProgram(sig: string, lang: string, rows: Array<[string, string]>, d
   });
   if (py) return `def test():\n${checks.join('\n')}\n\nif __name__ == "__main__":\n    test()\n`;
   return `const assert = require('assert');\n\nfunction ${demo ? 'demoTesting' : 'fullTesting'}() {\n${checks.join('\n')}\n}\n`;
+}
+
+/** The block after a `Label:` line of the translation prompt. */
+const blockAfter = (prompt: string, label: string) => {
+  const at = prompt.indexOf('```\n', prompt.indexOf(`\n${label}:\n`)) + 4;
+  return prompt.slice(at, prompt.indexOf('\n```', at) + 1);
+};
+
+/** Python to Ruby: the fixture's Ruby solution, the same call lines, the source's asserts as raise-unless lines. */
+function translation(prompt: string, sig: string, fx: Fixture): string {
+  const to = /into (\w+):/.exec(prompt)![1]!;
+  const solution = fx.translations?.[to.toLowerCase()];
+  if (to !== 'Ruby' || !solution) throw new Error(`no scripted ${to} translation of ${sig}`);
+  const rewrite = (tests: string) => {
+    const lines = tests.split('\n').map((l) => /^\s*assert (.*) == (.*)$/.exec(l)).filter((m) => m !== null);
+    return `def test\n${lines.map((m, i) => `  raise "Test ${i + 1} failed" unless (${m[1]}) == ${m[2]}`).join('\n')}\nend\n\ntest\n`;
+  };
+  const fence = (body: string) => `\`\`\`ruby\n${body}\`\`\``;
+  return `### QUESTION\n\nWrite a Ruby method \`${nameOf(sig)}\`.\n\n${fx.doc}\n\n\`\`\`ruby\n${rewrite(blockAfter(prompt, 'Public tests'))}\`\`\`\n\n`
+    + `### SOLUTION\n${fence(solution)}\n\n### INPUTS\n${fence(blockAfter(prompt, 'Inputs'))}\n\n`
+    + `### DEMO_TEST\n${fence(rewrite(blockAfter(prompt, 'Public tests')))}\n\n### FULL_TEST\n${fence(rewrite(blockAfter(prompt, 'Private tests')))}\n`;
 }
 
 export async function startGenMock(): Promise<GenMock> {
@@ -89,7 +134,7 @@ export async function startGenMock(): Promise<GenMock> {
       const n = difficultyAnswers.get(sig) ?? 0;
       difficultyAnswers.set(sig, n + 1);
       const seedCode = seedCodes.get(sig)!;
-      const wrong = lang === 'ruby' ? `def ${nameOf(sig)}(*args)\n  nil\nend\n` : py ? `def ${nameOf(sig)}(*args):\n    return None\n` : `function ${nameOf(sig)}(...args) {\n  return null;\n}\n`;
+      const wrong = lang === 'ruby' ? `def ${nameOf(sig)}(*args)\n  nil\nend\n` : py ? `def ${nameOf(sig)}(*args):\n    return None\n` : lang === 'javascript' ? `function ${nameOf(sig)}(...args) {\n  return null;\n}\n` : '// not solved\n';
       return { stage: 'difficulty', text: `Here is my solution.\n\n\`\`\`${lang}\n${n < (fx.solved ?? 0) ? seedCode : wrong}\`\`\`` };
     }
     if (prompt.startsWith('Stage: solution')) {
@@ -108,14 +153,15 @@ export async function startGenMock(): Promise<GenMock> {
       const wrong = n < (fx.wrongTests ?? 0);
       const pub = cases(prompt, 'Public cases (input => observed output):\n', 'Private cases');
       const priv = cases(prompt, 'Private cases (input => observed output):\n', 'Write two test programs');
-      const demo = testProgram(sig, lang, pub, true, wrong, Boolean(fx.weakTests));
-      const full = testProgram(sig, lang, [...pub, ...priv], false, wrong, Boolean(fx.weakTests));
+      const demo = testProgram(fx, lang, pub, true, wrong, Boolean(fx.weakTests));
+      const full = testProgram(fx, lang, [...pub, ...priv], false, wrong, Boolean(fx.weakTests));
       return { stage: 'tests', text: `### DEMO_TEST\n\`\`\`${lang}\n${demo}\`\`\`\n\n### FULL_TEST\n\`\`\`${lang}\n${full}\`\`\`\n` };
     }
     if (prompt.startsWith('Stage: problem statement')) {
       const demo = prompt.slice(prompt.indexOf('Public tests:\n```\n') + 18, prompt.lastIndexOf('```'));
-      return { stage: 'statement', text: `### QUESTION\n\nWrite a ${{ python: 'Python', javascript: 'JavaScript', ruby: 'Ruby' }[lang]} function.\n\n${fx.doc}\n\nSignature: \`${seedCodes.get(sig)!.split('\n').find((l) => l.includes(sig))!.trim()}\`\n\nExamples:\n\n\`\`\`${lang}\n${demo}\`\`\`\n` };
+      return { stage: 'statement', text: `### QUESTION\n\nWrite a ${LANGUAGE_NAMES[lang]} function.\n\n${fx.doc}\n\nSignature: \`${seedCodes.get(sig)!.split('\n').find((l) => l.includes(sig))!.trim()}\`\n\nExamples:\n\n\`\`\`${lang}\n${demo}\`\`\`\n` };
     }
+    if (prompt.startsWith('Stage: translation')) return { stage: 'translation', text: translation(prompt, sig, fx) };
     if (prompt.startsWith('Stage: review')) return { stage: 'critic', text: 'SCORE: 8\nCATEGORY: algorithms\nThe statement names the function and the tests match it.' };
     throw new Error('unknown stage');
   }

@@ -205,7 +205,7 @@ export class GenerateStore {
       };
       const onSeed = (r: SeedResult, index: number) => this.decide(index, r.outcome);
       // Every seed gets its own journal from contextOf; the funnel's base context never asks.
-      const results = await runFunnel({ ...base, journal: store.journal(job.id, '', [], () => {}) }, job.seeds, s.concurrency, onSeed, contextOf);
+      const results = await runFunnel({ ...base, journal: store.journal(job.id, '', [], () => {}) }, job.seeds, s.concurrency, onSeed, undefined, contextOf);
       // The near-duplicate filter runs after every seed: its drops show now.
       results.forEach((r, i) => this.decide(i, r.outcome));
       const records = results.flatMap((r) => (r.record ? [r.record] : []));
