@@ -19,6 +19,29 @@ export interface RuntimeSettings {
    * (node-lockdown.ts): a runtime that imports modules lazily imports them all while loading.
    */
   preloadModules?: boolean;
+  /**
+   * What an earlier worker of the same language compiled while loading, before it ran any
+   * program (SharingRuntime), handed on by the page's runtime frame (sandbox-frame.js).
+   */
+  shared?: RuntimeShared;
+}
+
+/**
+ * Code a runtime built while loading that a later worker of the same page may reuse instead of
+ * building it again: compiled WebAssembly modules (a Module posts to a worker of the same agent
+ * cluster without copying its machine code) and object files. Code, never state: each program
+ * still runs in a fresh instance.
+ */
+export interface RuntimeShared {
+  modules?: Record<string, WebAssembly.Module>;
+  bytes?: Record<string, Uint8Array>;
+  /** What the bytes were built for (e.g. the compiler flags); a runtime built otherwise ignores them. */
+  key?: string;
+}
+
+/** A runtime that can hand what it compiled while loading to the next worker (runtimes/cpp). */
+export interface SharingRuntime extends LanguageRuntime {
+  shareable(): RuntimeShared;
 }
 
 export interface RuntimeLoader {

@@ -4,7 +4,7 @@
  * The official command is `g++ -o test test.cpp && ./test` (g++ 12, gnu++17, no -O); ours is
  *
  *   clang++ -std=gnu++17 -O1 -fwasm-exceptions -fno-strict-return -D_LIBCPP_REMOVE_TRANSITIVE_INCLUDES
- *           … test.cpp exceptions.o -o test
+ *           … test.cpp exceptions.o glibc-rand.o -o test
  *
  * then `./test` with empty stdin, in a fresh instance, a fresh WASI and an empty working directory.
  * -O1: WebAssembly from -O0 code runs several times slower than g++'s -O0 native code (programs
@@ -14,12 +14,17 @@
  * Start-up (once per worker): load @yowasp/clang's bundle from the handed-in text (a blob: module,
  * its `import.meta.url` pointed at a base that only the in-memory files answer), compile its
  * 75 MB of LLVM once, unpack the sysroot, and build exceptions.o (the C++ exception runtime the
- * sysroot lacks, exceptions.cpp) with the very flags of a run. Each run instantiates LLVM afresh
- * (the driver, the compiler, the linker), then the program.
+ * sysroot lacks, exceptions.cpp) with the very flags of a run, and ask the driver once for the
+ * compile and link command lines (driver.ts). A later worker of the same page gets LLVM's
+ * compiled modules and the two objects from the first (`shareable`, handed on by the runtime
+ * frame) and skips all of that but the unpacking. Each run instantiates LLVM afresh (the
+ * compiler, then the linker), then the program.
  *
  * (A precompiled <iostream> would save about a second per program, but clang keeps every header
  * of a PCH that a program includes again open until it ends, and the WASI layer's table of ~128
- * descriptors runs out for most programs: "cannot open file …: Out of memory".)
+ * descriptors runs out for most programs: "cannot open file …: Out of memory". A PCH of a
+ * program's exact leading #include lines avoids that, but building it costs as much as the compile
+ * it shortens by ~45%, so it pays only for a prefix seen three times or more: docs/bench.md.)
  *
  * Not like g++ (docs/fidelity.md): wasm32 has a 32-bit `size_t` and pointers (`long` is widened
  * to 64 bits in the program's text, and programs whose verdict may depend on the pointer width are
@@ -34,45 +39,38 @@ import exceptionsSource from './exceptions.cpp?raw';
 import { GXX_HEADERS, REMOVED_FEATURE_FLAGS, libstdcxxDecline } from './headers';
 import glibcRandSource from './glibc-rand.c?raw';
 import { toLP64 } from './lp64';
+import { planJobs, runJobs, type ClangModule, type Tree } from './driver';
 import { declinedRun, OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
-import type { LanguageRuntime, RunResult } from '../../src/contracts';
+import type { RunResult } from '../../src/contracts';
+import type { RuntimeShared, SharingRuntime } from '../loader';
 
 /** The files the runtime needs (name → inside node_modules/@yowasp/clang/gen). */
 export const CLANG_FILES = ['bundle.js', 'llvm.core.wasm', 'llvm.core2.wasm', 'llvm.core3.wasm', 'llvm.core4.wasm', 'llvm-resources.tar'] as const;
 
 export interface CppRuntimeOptions {
+  /** The files of CLANG_FILES; a .wasm file may be left out when `shared` has its compiled module. */
   files: Record<string, ArrayBuffer>;
+  /** What an earlier worker compiled while loading (its `shareable()`): LLVM's modules, exceptions.o, glibc-rand.o. */
+  shared?: RuntimeShared;
   /** Optimisation level (default -O1; -O0 trips an LLVM assertion on exceptions.cpp). */
   optimization?: '-O1' | '-O2';
   /** More compiler flags (experiments). */
   extraFlags?: string[];
 }
 
-export interface CppRuntime extends LanguageRuntime {
+export interface CppRuntime extends SharingRuntime {
   /** Milliseconds the last run spent compiling and linking. */
   readonly lastCompileMs: number;
 }
 
-type Tree = { [name: string]: Tree | string | Uint8Array };
-interface RunOptions {
-  stdout?: ((bytes: Uint8Array | null) => void) | null;
-  stderr?: ((bytes: Uint8Array | null) => void) | null;
-  decodeASCII?: boolean;
-  fetchProgress?: (event: { totalLength: number; doneLength: number }) => void;
-}
-interface ClangModule {
-  runClang(args: string[] | null, files?: Tree, options?: RunOptions): Promise<Tree | undefined>;
-  runLLVM(args: string[] | null, files?: Tree, options?: RunOptions): Promise<Tree | undefined>;
-  Exit: new (...args: never[]) => Error & { code: number };
-  version: string;
-}
 
 /** A base that never resolves: only the in-memory files answer to it. */
 const IN_MEMORY_BASE = 'https://clang.benchtop.invalid/';
 
 export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppRuntime> {
-  const clang = await loadClang(options.files);
+  const loaded = await loadClang(options.files, options.shared?.modules ?? {});
+  const clang = loaded.clang;
   const optimization = options.optimization ?? '-O1';
   const compileFlags = [
     '-std=gnu++17', optimization, '-fwasm-exceptions', '-fno-strict-return', '-isystem', '/benchtop/include',
@@ -87,6 +85,10 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     '-D_WASI_EMULATED_SIGNAL', '-D_WASI_EMULATED_PROCESS_CLOCKS', '-D_WASI_EMULATED_GETPID', '-D_WASI_EMULATED_MMAN',
     // Warnings g++ does not give by default (libc++'s [[nodiscard]], variable-length arrays).
     '-Wno-unused-result', '-Wno-vla-cxx-extension',
+    // What a release build of clang does by default (this one is built with assertions): no IR
+    // verifier pass, no names for IR values. The object file is byte for byte the same; the
+    // compile is 5-10% shorter.
+    '-fno-verify-intermediate-code', '-fdiscard-value-names',
     ...(options.extraFlags ?? []),
   ];
   const linkFlags = [
@@ -97,13 +99,27 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   ];
   const headers = GXX_HEADERS;
 
-  const support = await compile(clang, [...compileFlags, '-c', 'exceptions.cpp', '-o', 'exceptions.o'], { ...headers, 'exceptions.cpp': exceptionsSource });
-  const exceptionsObject = support.files?.['exceptions.o'];
-  if (!(exceptionsObject instanceof Uint8Array)) throw new Error(`could not build the C++ exception runtime:\n${support.diagnostics}`);
-  // glibc's rand()/random() sequence, linked before wasi-libc (first definition wins).
-  const rand = await compile(clang, ['-x', 'c', '-std=gnu11', optimization, '-c', 'glibc-rand.c', '-o', 'glibc-rand.o'], { 'glibc-rand.c': glibcRandSource });
-  const randObject = rand.files?.['glibc-rand.o'];
-  if (!(randObject instanceof Uint8Array)) throw new Error(`could not build glibc's rand():\n${rand.diagnostics}`);
+  // The two support objects, as an earlier worker of this page built them with these very flags,
+  // or built here (each compile costs seconds while LLVM's code is still cold).
+  const key = JSON.stringify([compileFlags, optimization]);
+  const given = options.shared?.key === key ? options.shared.bytes : undefined;
+  let exceptionsObject: unknown = given?.['exceptions.o'];
+  if (!(exceptionsObject instanceof Uint8Array)) {
+    const support = await compile(clang, [...compileFlags, '-c', 'exceptions.cpp', '-o', 'exceptions.o'], { ...headers, 'exceptions.cpp': exceptionsSource });
+    exceptionsObject = support.files?.['exceptions.o'];
+    if (!(exceptionsObject instanceof Uint8Array)) throw new Error(`could not build the C++ exception runtime:\n${support.diagnostics}`);
+  }
+  let randObject: unknown = given?.['glibc-rand.o'];
+  if (!(randObject instanceof Uint8Array)) {
+    // glibc's rand()/random() sequence, linked before wasi-libc (first definition wins).
+    const rand = await compile(clang, ['-x', 'c', '-std=gnu11', optimization, '-c', 'glibc-rand.c', '-o', 'glibc-rand.o'], { 'glibc-rand.c': glibcRandSource });
+    randObject = rand.files?.['glibc-rand.o'];
+    if (!(randObject instanceof Uint8Array)) throw new Error(`could not build glibc's rand():\n${rand.diagnostics}`);
+  }
+  const objects = { 'exceptions.o': exceptionsObject, 'glibc-rand.o': randObject };
+  const programArgs = [...compileFlags, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
+  // The driver's compile and link command lines, the same for every program (driver.ts).
+  const jobs = await planJobs(clang, programArgs, { ...headers, 'test.cpp': '', ...objects });
 
   let lastCompileMs = 0;
   return {
@@ -111,6 +127,8 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     get lastCompileMs() {
       return lastCompileMs;
     },
+    // Copies, taken before any program ran: nothing a later worker gets can be written by a program here.
+    shareable: () => ({ modules: { ...loaded.modules }, bytes: { 'exceptions.o': objects['exceptions.o'].slice(), 'glibc-rand.o': objects['glibc-rand.o'].slice() }, key }),
     async run(original) {
       const started = performance.now();
       // 64-bit `long` as under g++ on x86-64, or declined when pointer width may decide (lp64.ts).
@@ -124,8 +142,8 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
       const program = lp64.program;
       const stdout = new OutputCapture();
       const stderr = new OutputCapture();
-      const files: Tree = { ...headers, 'test.cpp': program, 'exceptions.o': exceptionsObject, 'glibc-rand.o': randObject };
-      const built = await compile(clang, [...compileFlags, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags], files);
+      const files: Tree = { ...headers, 'test.cpp': program, ...objects };
+      const built = await compile(clang, programArgs, files, jobs);
       lastCompileMs = performance.now() - started;
       // The compiler's warnings and errors go to stderr, as in `g++ … && ./test` run by a shell.
       stderr.write(built.diagnostics);
@@ -148,8 +166,11 @@ function finish(report: Report, stdout: OutputCapture, stderr: OutputCapture, st
   return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
 }
 
-/** Runs clang (driver, compiler, linker) on an in-memory tree; returns the tree after and what it printed. */
-async function compile(clang: ClangModule, args: string[], files: Tree): Promise<{ files: Tree | null; diagnostics: string; crashed?: string }> {
+/**
+ * Runs clang (driver, compiler, linker, or only the last two when the driver's `jobs` are known)
+ * on an in-memory tree; returns the tree after and what it printed.
+ */
+async function compile(clang: ClangModule, args: string[], files: Tree, jobs: string[][] | null = null): Promise<{ files: Tree | null; diagnostics: string; crashed?: string }> {
   const chunks: Uint8Array[] = [];
   const collect = (bytes: Uint8Array | null) => {
     if (bytes) chunks.push(bytes.slice());
@@ -157,7 +178,8 @@ async function compile(clang: ClangModule, args: string[], files: Tree): Promise
   let out: Tree | null = null;
   let crashed: string | undefined;
   try {
-    out = (await clang.runClang(['clang++', ...args], files, { stdout: collect, stderr: collect, decodeASCII: false })) ?? null;
+    const options = { stdout: collect, stderr: collect, decodeASCII: false };
+    out = (await (jobs ? runJobs(clang, jobs, files, options) : clang.runClang(['clang++', ...args], files, options))) ?? null;
   } catch (e) {
     // Exit: the compiler reported an error. Anything else: it trapped (an LLVM bug or a limit).
     if (!(e instanceof clang.Exit)) crashed = e instanceof Error ? e.message : String(e);
@@ -245,23 +267,42 @@ function crash(e: unknown, instance: WebAssembly.Instance | null, stderr: Output
  * Loads @yowasp/clang from the handed-in files: its bundle becomes a module (blob: in a browser,
  * data: under Node, which cannot import blob: URLs) whose `import.meta.url` is the in-memory base,
  * and its resource fetches are answered by a stand-in `fetch` that knows only these files, removed
- * once LLVM is compiled and the sysroot unpacked.
+ * once LLVM is compiled and the sysroot unpacked. The bundle compiles its four WebAssembly modules
+ * through one function (COMPILE_MODULE), pointed here at a stand-in that returns the module an
+ * earlier worker compiled (`shared`) or compiles the file and keeps the module for the next worker.
  */
-async function loadClang(files: Record<string, ArrayBuffer>): Promise<ClangModule> {
-  for (const name of CLANG_FILES) if (!files[name]) throw new Error(`missing ${name}`);
+async function loadClang(files: Record<string, ArrayBuffer>, shared: Record<string, WebAssembly.Module>): Promise<{ clang: ClangModule; modules: Record<string, WebAssembly.Module> }> {
+  for (const name of CLANG_FILES) {
+    if (!files[name] && !(name.endsWith('.wasm') && shared[name] instanceof WebAssembly.Module)) throw new Error(`missing ${name}`);
+  }
   const bundle = new TextDecoder().decode(files['bundle.js']);
   if (!bundle.includes('import.meta.url')) throw new Error('bundle.js: unexpected layout (no import.meta.url)');
-  const patched = bundle.replaceAll('import.meta.url', JSON.stringify(IN_MEMORY_BASE)).replace(QUADRATIC_WRITE, LINEAR_WRITE);
+  if (!bundle.includes(COMPILE_MODULE)) throw new Error('bundle.js: unexpected layout (no compileWasmModule)');
+  const patched = bundle
+    .replaceAll('import.meta.url', JSON.stringify(IN_MEMORY_BASE))
+    .replace(QUADRATIC_WRITE, LINEAR_WRITE)
+    .replace(COMPILE_MODULE, SHARED_COMPILE_MODULE);
 
-  const scope = globalThis as { fetch?: typeof fetch };
+  const modules: Record<string, WebAssembly.Module> = {};
+  const scope = globalThis as { fetch?: typeof fetch; [COMPILE_HOOK]?: (response: Response) => Promise<WebAssembly.Module> };
   const realFetch = scope.fetch;
   scope.fetch = async (input: RequestInfo | URL) => {
     const url = String(input instanceof Request ? input.url : input);
     const name = url.startsWith(IN_MEMORY_BASE) ? url.slice(IN_MEMORY_BASE.length) : '';
-    const body = Object.hasOwn(files, name) ? files[name] : undefined;
+    const body = Object.hasOwn(files, name) ? files[name] : Object.hasOwn(shared, name) ? new ArrayBuffer(0) : undefined;
     if (!body) throw new TypeError(`benchtop: no request may leave the runtime worker (${url})`);
     const type = name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-    return new Response(body, { headers: { 'content-type': type, 'content-length': String(body.byteLength) } });
+    // The name travels in a header: the bundle wraps each response in a new one (progress), keeping its headers.
+    return new Response(body, { headers: { 'content-type': type, 'content-length': String(body.byteLength), [NAME_HEADER]: name } });
+  };
+  scope[COMPILE_HOOK] = async (response: Response) => {
+    const name = response.headers.get(NAME_HEADER) ?? '';
+    const given = Object.hasOwn(shared, name) ? shared[name] : undefined;
+    // Compiled from the bytes, not streamed: a stand-in Response has no URL for a code cache to key on.
+    const module = given instanceof WebAssembly.Module ? given : await WebAssembly.compile(await response.arrayBuffer());
+    if (given) await response.arrayBuffer(); // (drains the bundle's progress stream)
+    modules[name] = module;
+    return module;
   };
   const module = moduleUrl(patched);
   try {
@@ -269,13 +310,29 @@ async function loadClang(files: Record<string, ArrayBuffer>): Promise<ClangModul
     // Compile LLVM and unpack the sysroot now (args null: load only). A progress callback keeps
     // the library from logging its own progress to the console.
     await clang.runLLVM(null, {}, { fetchProgress: () => {} });
-    return clang;
+    return { clang, modules };
   } finally {
     module.release();
+    delete scope[COMPILE_HOOK];
     if (realFetch) scope.fetch = realFetch;
     else delete scope.fetch;
   }
 }
+
+/** The header that names a stand-in response's file, for the compile hook. */
+const NAME_HEADER = 'x-benchtop-file';
+/** The global the patched bundle calls while it loads (removed once it has). */
+const COMPILE_HOOK = '__benchtopCompileWasm';
+const COMPILE_MODULE = `function compileWasmModule(response) {
+  if (WebAssembly.compileStreaming !== void 0) {
+    return WebAssembly.compileStreaming(response);
+  } else {
+    return WebAssembly.compile(response.arrayBuffer());
+  }
+}`;
+const SHARED_COMPILE_MODULE = `function compileWasmModule(response) {
+  return globalThis.${COMPILE_HOOK}(response);
+}`;
 
 /**
  * The bundle's in-memory file system copies a whole file on every write (quadratic: writing a

@@ -20,6 +20,7 @@ export function serveBrowserWorker(loader: RuntimeLoader): void {
     post: (message: WorkerMessage) => post(message),
     listen: (handler) => scope.addEventListener('message', (e: MessageEvent<HostMessage>) => handler(e.data)),
     close: () => close(),
+    share: (shared) => post({ type: 'shared', shared }),
     lockdown: () => {
       const left = lockdownBrowserWorker(scope);
       if (left.length) post({ type: 'status', message: `benchtop: could not remove ${left.join(', ')} from the runtime worker` });

@@ -159,6 +159,11 @@ class LanguagePool {
         this.options.onStatus?.(this.language, `${this.description} ready`);
         this.pump();
         break;
+      case 'shared':
+        // The runtime frame keeps these for its next worker; a worker started by the page itself
+        // (`npm run dev`) has no frame, and its next worker compiles its own.
+        if (slot.ready) return this.onExit(slot, 'unexpected message from the worker');
+        break;
       case 'failed':
         if (slot.ready) return this.onExit(slot, 'unexpected message from the worker');
         this.loadError = String(message.error);

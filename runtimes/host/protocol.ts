@@ -1,6 +1,6 @@
 /** Messages between the host (page or CLI) and a runtime worker. */
 import type { LanguageId, RunResult } from '../../src/contracts';
-import type { RuntimeSettings } from '../loader';
+import type { RuntimeSettings, RuntimeShared } from '../loader';
 
 export type HostMessage =
   | { type: 'init'; language: LanguageId; settings: RuntimeSettings }
@@ -9,6 +9,8 @@ export type HostMessage =
 export type WorkerMessage =
   | { type: 'status'; message: string }
   | { type: 'ready'; description: string }
+  /** Before `ready`, once: what the runtime compiled while loading (the runtime frame keeps it for the next worker). */
+  | { type: 'shared'; shared: RuntimeShared }
   | { type: 'failed'; error: string }
   | { type: 'result'; id: number; result: Omit<RunResult, 'runtime'>; fatal?: boolean };
 
@@ -24,4 +26,9 @@ export interface Port {
    * depth: see docs/security.md for the walls that do not depend on it.
    */
   lockdown?(): void;
+  /**
+   * Hands what the runtime compiled while loading to the host, before `ready` (page workers only:
+   * a compiled WebAssembly module cannot leave a Node runtime process).
+   */
+  share?(shared: RuntimeShared): void;
 }

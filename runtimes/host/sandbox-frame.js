@@ -2,7 +2,9 @@
 // its hash. The frame is loaded with sandbox="allow-scripts": an opaque origin, so neither it nor
 // its workers can open the app's storage, and its Content Security Policy allows no connection at
 // all, which its blob: workers inherit. It starts runtime workers from the code the page hands it,
-// gives each the runtime files of its language, and relays messages.
+// gives each the runtime files of its language, and relays messages. What the first worker of a
+// language compiled while loading (its `shared` message, before `ready`: clang's WebAssembly
+// modules) stays here and goes to that language's later workers with their files.
 //
 // It serves the app's own page and nothing else (docs/security.md, "the frame"): it refuses to do
 // anything unless its own origin is opaque (framed without the sandbox attribute, by another site
@@ -19,6 +21,8 @@
   }
   const workers = new Map();
   const files = new Map();
+  // language → what its first worker compiled while loading (runtimes/loader.ts RuntimeShared).
+  const shared = new Map();
   // One worker script per language, as a blob: URL (the frame may not load any other script).
   const scripts = new Map();
   let port = null;
@@ -33,6 +37,13 @@
     };
     toPage({ kind: 'ready' });
   });
+
+  function isShared(value) {
+    if (typeof value !== 'object' || value === null) return false;
+    const modules = Object.values(value.modules || {});
+    const bytes = Object.values(value.bytes || {});
+    return modules.every((x) => x instanceof WebAssembly.Module) && bytes.every((x) => x instanceof Uint8Array);
+  }
 
   function handle(m) {
     switch (m.kind) {
@@ -57,7 +68,18 @@
           break;
         }
         workers.set(id, worker);
-        worker.addEventListener('message', (e) => toPage({ kind: 'message', worker: id, message: e.data }));
+        let ready = false;
+        worker.addEventListener('message', (e) => {
+          const message = e.data;
+          if (message && message.type === 'shared') {
+            // Taken only while the worker is loading (before any program has run in it), and only
+            // the first for its language; never relayed (a compiled module cannot reach the page).
+            if (!ready && !shared.has(m.language) && isShared(message.shared)) shared.set(m.language, message.shared);
+            return;
+          }
+          if (message && message.type !== 'status') ready = true;
+          toPage({ kind: 'message', worker: id, message });
+        });
         worker.addEventListener('messageerror', () => toPage({ kind: 'exit', worker: id, reason: 'unreadable message' }));
         worker.addEventListener('error', (e) => {
           e.preventDefault();
@@ -70,7 +92,14 @@
         if (!worker) break;
         let message = m.message;
         if (message && message.type === 'init') {
-          message = { ...message, settings: { ...message.settings, files: files.get(message.language) } };
+          const given = shared.get(message.language);
+          let handed = files.get(message.language);
+          if (given && handed) {
+            // The compiled modules replace their .wasm files: no 75 MB copy for each later worker.
+            handed = { ...handed };
+            for (const name of Object.keys(given.modules || {})) delete handed[name];
+          }
+          message = { ...message, settings: { ...message.settings, files: handed, ...(given ? { shared: given } : {}) } };
         }
         worker.postMessage(message);
         break;

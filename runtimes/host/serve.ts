@@ -5,7 +5,7 @@
  * runtimes.
  */
 import type { LanguageId, LanguageRuntime } from '../../src/contracts';
-import type { RuntimeSettings } from '../loader';
+import type { RuntimeSettings, SharingRuntime } from '../loader';
 import { createQueue } from '../queue';
 import { CATALOG } from './catalog';
 import type { HostMessage, Port } from './protocol';
@@ -28,6 +28,8 @@ export function serve(port: Port, load: Load): void {
         if (!loading) return port.post({ type: 'failed', error: `no in-browser runtime for ${message.language}` });
         port.post({ type: 'status', message: `loading ${what}…` });
         runtime = await loading;
+        // Before the lockdown and before any program: only what loading built is shared.
+        if (port.share && 'shareable' in runtime) port.share((runtime as SharingRuntime).shareable());
         port.lockdown?.();
         port.post({ type: 'ready', description: runtime.description });
       } catch (e) {

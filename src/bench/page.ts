@@ -53,6 +53,25 @@ const api = {
     return { latencies, runsPerSecond: queue.length / throughputSeconds, failures };
   },
 
+  /**
+   * Two programs at once on a fresh pool of two workers: the pool starts the second worker when
+   * the first is ready, so the gap between their `ready`s is what a later worker costs (for C++,
+   * with the modules the first one compiled: runtimes/host/sandbox-frame.js).
+   */
+  async secondWorker(items: [BenchProgram, BenchProgram], timeoutMs: number) {
+    const started = performance.now();
+    const readyMs: number[] = [];
+    const executor = createBrowserExecutor({
+      poolSize: 2,
+      onStatus: (_language, message) => {
+        if (message.endsWith(' ready')) readyMs.push(performance.now() - started);
+      },
+    });
+    const results = await Promise.all(items.map((item) => executor.run({ ...item, timeoutMs })));
+    await executor.dispose();
+    return { readyMs, results: results.map((r) => ({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr.slice(0, 500) })) };
+  },
+
   /** The side-by-side chart: median milliseconds per run, benchtop vs a native process. */
   chart(rows: ChartRow[]): string {
     const svg = Plot.plot({
