@@ -6,7 +6,7 @@
  * dataset; the canonical solution and both tests are the demo record's, so the canonical answer's
  * verdict is known (it passes). Pure: no files, no clock.
  */
-import type { LanguageId } from '../contracts';
+import type { BenchRecord, LanguageId } from '../contracts';
 
 /** AutoCodeBench-Lite's row count (SPEC §1: autocodebench_lite.jsonl, 1,586 rows). */
 export const LITE_SIZE = 1586;
@@ -22,15 +22,6 @@ export const LITE_WEIGHTS: Readonly<Record<LanguageId, number>> = {
   kotlin: 1, perl: 1, php: 1, racket: 1, r: 1, ruby: 1, rust: 1, scala: 1, swift: 1, typescript: 1,
 };
 
-/** The dataset's own record fields (SPEC §1). */
-export interface ScaleRecord {
-  question: string;
-  canonical_solution: string;
-  demo_test_func: string;
-  full_test_func: string;
-  language: string;
-  difficulty: string;
-}
 
 /**
  * How many problems each language gets: `size` split by the weights of `languages` (largest
@@ -53,8 +44,8 @@ export function apportion(languages: readonly LanguageId[], size: number): Map<L
  * `size` records over `languages` (only those the demo set has), interleaved by language the way a
  * shuffled dataset would be, each language cycling through its demo records.
  */
-export function scaleDataset(demo: readonly ScaleRecord[], languages: readonly LanguageId[], size: number): ScaleRecord[] {
-  const pools = new Map<LanguageId, ScaleRecord[]>();
+export function scaleDataset(demo: readonly BenchRecord[], languages: readonly LanguageId[], size: number): BenchRecord[] {
+  const pools = new Map<LanguageId, BenchRecord[]>();
   for (const record of demo) {
     const language = record.language.toLowerCase() as LanguageId;
     if (languages.includes(language)) pools.set(language, [...(pools.get(language) ?? []), record]);
@@ -67,7 +58,7 @@ export function scaleDataset(demo: readonly ScaleRecord[], languages: readonly L
     const base = pool[k % pool.length]!;
     return { ...base, question: `${base.question}\n\n(Scale run copy ${k + 1} of this ${language} problem.)` };
   }));
-  const out: ScaleRecord[] = [];
+  const out: BenchRecord[] = [];
   for (let round = 0; out.length < size; round++) {
     for (const list of lists) if (round < list.length) out.push(list[round]!);
   }

@@ -16,9 +16,9 @@ import type { Page } from 'playwright-core';
 import { NATIVE_COMMANDS } from '../../runtimes/native/process';
 import { connectRemoteExecutor } from '../../runtimes/remote/executor';
 import { chooseSource, launchChromium, loadDataset, openApp, startAppServer } from '../bench/app-page';
-import { LITE_SIZE, scaleDataset, type ScaleRecord } from '../bench/scale-data';
+import { LITE_SIZE, scaleDataset } from '../bench/scale-data';
 import { growth, quantile, startRunnerProcess, treeRss, type MemorySample, type RunnerProcess, type WayFigures } from '../bench/scale-measure';
-import { LANGUAGE_NAMES, normalizeLanguage, type LanguageId } from '../contracts';
+import { LANGUAGE_NAMES, normalizeLanguage, type BenchRecord, type LanguageId } from '../contracts';
 import { evaluateAll } from '../core/engine';
 import { parseDataset } from '../core/records';
 import { canonicalModel } from '../models/canonical';
@@ -73,7 +73,7 @@ interface ResultLine { language: string; passed: boolean; verdict: string; full_
 const failureOf = (l: Pick<ResultLine, 'language' | 'verdict' | 'full_outcome' | 'error'>) => `${l.language}: ${l.verdict}${l.full_outcome ? ` (${l.full_outcome})` : ''}${l.error ? `: ${l.error.slice(0, 120)}` : ''}`;
 const failuresOf = (lines: ResultLine[]) => lines.filter((l) => !l.passed).map(failureOf);
 
-const toJsonl = (records: readonly ScaleRecord[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const toJsonl = (records: readonly BenchRecord[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /** In Chromium: the app loads the dataset, runs the canonical answers, and exports its results. */
 async function inPage(file: string, name: string, total: number): Promise<WayFigures> {
@@ -230,7 +230,7 @@ function wayLine(f: WayFigures): string {
 
 export async function scaleMain(argv: readonly string[]): Promise<void> {
   const settings = scaleSettings(argv, process.env);
-  const demo = readFileSync('bench-data/demo.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ScaleRecord);
+  const demo = readFileSync('bench-data/demo.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BenchRecord);
   const dir = mkdtempSync(join(tmpdir(), 'benchtop-scale-'));
   const load = loadavg()[0]!;
   try {

@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { apportion, LITE_SIZE, scaleDataset, type ScaleRecord } from '../../src/bench/scale-data';
+import { apportion, LITE_SIZE, scaleDataset } from '../../src/bench/scale-data';
 import { parseDataset } from '../../src/core/records';
-import type { LanguageId } from '../../src/contracts';
+import type { BenchRecord, LanguageId } from '../../src/contracts';
 
-const demo = readFileSync('bench-data/demo.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ScaleRecord);
+const demo = readFileSync('bench-data/demo.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BenchRecord);
 const NINE: LanguageId[] = ['python', 'javascript', 'typescript', 'ruby', 'php', 'r', 'perl', 'shell', 'cpp'];
 
 describe('scale dataset', () => {
