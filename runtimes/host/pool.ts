@@ -41,6 +41,12 @@ export interface PoolOptions {
 export const SPARE_AFTER_MS = 3000;
 /** Spare workers per language at most, above the pool's size (each costs a worker's memory). */
 export const MAX_SPARES = 2;
+/**
+ * Runtimes whose start costs seconds of CPU and ~600 MB (clang, webR) get no spare: on 2 cores a
+ * spare's start slows the programs still running enough to push correct ones past their limit
+ * (the C++ cross-check went from 20/20 to 14/20 agreeing with g++, all TIME_LIMIT_EXCEEDED).
+ */
+const HEAVY_START: ReadonlySet<LanguageId> = new Set<LanguageId>(['cpp', 'r']);
 
 interface Job {
   request: RunRequest;
@@ -79,7 +85,7 @@ class LanguagePool {
     private readonly options: PoolOptions,
   ) {
     this.size = typeof options.size === 'function' ? options.size(language) : options.size;
-    this.spares = Math.max(0, Math.min(MAX_SPARES, options.spares?.(language) ?? MAX_SPARES));
+    this.spares = HEAVY_START.has(language) ? 0 : Math.max(0, Math.min(MAX_SPARES, options.spares?.(language) ?? MAX_SPARES));
   }
 
   run(request: RunRequest): Promise<RunResult> {

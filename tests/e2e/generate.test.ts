@@ -28,7 +28,8 @@ describe('the Generate tab in Chromium', () => {
 
   /** Waits until the job shown stops running; it must have ended done, without an error. */
   async function funnelDone(): Promise<void> {
-    await page.locator('[data-testid="gen-funnel"]:not([data-state="running"])').waitFor({ timeout: GEN_TIMEOUT });
+    // Not "interrupted" either: right after Continue the job may not have started running yet.
+    await page.locator('[data-testid="gen-funnel"]:not([data-state="running"]):not([data-state="interrupted"])').waitFor({ timeout: GEN_TIMEOUT });
     expect(await page.getByTestId('gen-error').allTextContents()).toEqual([]);
     expect(await page.getByTestId('gen-funnel').getAttribute('data-state')).toBe('done');
   }
