@@ -27,6 +27,7 @@ import testSimple from './lib/Test/Simple.pm?raw';
 import { packageVersion } from '../package-versions';
 import { createQueue } from '../queue';
 import { OutputCapture } from '../host/output';
+import { exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
 import type { LanguageRuntime } from '../../src/contracts';
 
 /** The files the host hands in (name → bytes): zeroperl's WebAssembly binary. */
@@ -62,15 +63,31 @@ interface ZeroperlExports {
 export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<LanguageRuntime> {
   const wasm = options.files['zeroperl.wasm'];
   if (!wasm) throw new Error('missing zeroperl.wasm');
-  const module = await WebAssembly.compile(wasm);
   const encoder = new TextEncoder();
   const library = Object.entries(LIBRARY).map(([path, source]) => [path, encoder.encode(source)] as const);
 
-  async function execute(args: string[], program: string): Promise<{ exitCode: number; stdout: OutputCapture; stderr: OutputCapture }> {
-    const stdout = new OutputCapture();
-    const stderr = new OutputCapture();
-    const decoders = { out: new TextDecoder(), err: new TextDecoder() };
-    // A fresh file system: the program, /dev/null, an empty /tmp, and benchtop's modules.
+  const module = await WebAssembly.compile(exposeMutableGlobals(wasm));
+  // A table the program could change would be state outside the snapshot: none is shared.
+  if ([...WebAssembly.Module.imports(module), ...WebAssembly.Module.exports(module)].some((e) => e.kind === 'table')) {
+    throw new Error('zeroperl.wasm shares its table: the snapshot would not cover it');
+  }
+
+  // The WASI of the run in progress: the instance's imports call through to it, so that one
+  // instance serves every run while each run gets a new WASI (descriptors, files, environment).
+  let current: WASI | null = null;
+  const wasiImport: Record<string, (...args: never[]) => unknown> = {};
+  for (const entry of WebAssembly.Module.imports(module)) {
+    if (entry.module !== 'wasi_snapshot_preview1') continue;
+    wasiImport[entry.name] = (...args: never[]) => {
+      if (!current) throw new Error('a WASI call outside a run');
+      return (current.wasiImport[entry.name] as (...a: never[]) => unknown)(...args);
+    };
+  }
+  const instantiate = async () =>
+    (await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasiImport, env: { call_host_function: () => 0 } })).exports;
+
+  /** A new WASI for one run: the program, /dev/null, an empty /tmp, benchtop's modules. */
+  function newWasi(program: string, stdout: OutputCapture, stderr: OutputCapture, decoders: { out: TextDecoder; err: TextDecoder }) {
     const lib = new Map<string, Inode>();
     for (const [path, bytes] of library) {
       const parts = path.split('/');
@@ -95,24 +112,43 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
       new ConsoleStdout((bytes) => stderr.writeBytes(bytes, decoders.err)),
       new PreopenDirectory('/', root),
     ];
-    const wasi = new WASI(['perl'], [`PERL5LIB=${LIB_DIR}`], fds, { debug: false });
-    const instance = await WebAssembly.instantiate(module, {
-      wasi_snapshot_preview1: wasi.wasiImport,
-      env: { call_host_function: () => 0 },
-    });
-    wasi.initialize(instance as never);
-    const exports = instance.exports as unknown as ZeroperlExports;
+    return { wasi: new WASI(['perl'], [`PERL5LIB=${LIB_DIR}`], fds, { debug: false }), root };
+  }
+
+  // Start-up, once: the C library's constructors (`_initialize`), then the snapshot every run
+  // starts from (security.md, "Every program starts from a clean slate").
+  let exports = await instantiate();
+  current = newWasi('', new OutputCapture(), new OutputCapture(), { out: new TextDecoder(), err: new TextDecoder() }).wasi;
+  current.initialize({ exports } as never);
+  current = null;
+  const snapshot = new InstanceSnapshot(exports);
+
+  async function execute(args: string[], program: string): Promise<{ exitCode: number; stdout: OutputCapture; stderr: OutputCapture }> {
+    const stdout = new OutputCapture();
+    const stderr = new OutputCapture();
+    const decoders = { out: new TextDecoder(), err: new TextDecoder() };
+    // The instance as it was after start-up; a new one if the last program grew its memory.
+    if (!snapshot.restore(exports)) {
+      exports = await instantiate();
+      if (!snapshot.restore(exports)) throw new Error('a new zeroperl instance is larger than its snapshot');
+    }
+    const { wasi, root } = newWasi(program, stdout, stderr, decoders);
+    (wasi as unknown as { inst: { exports: WebAssembly.Exports } }).inst = { exports };
+    const perl = exports as unknown as ZeroperlExports;
 
     let status: number;
+    current = wasi;
     try {
-      status = exports.zeroperl_init_with_args(args.length, writeArgv(exports, args, encoder));
-      exports.zeroperl_free_interpreter(); // perl_destruct: flushes STDOUT and STDERR
+      status = perl.zeroperl_init_with_args(args.length, writeArgv(perl, args, encoder));
+      perl.zeroperl_free_interpreter(); // perl_destruct: flushes STDOUT and STDERR
     } catch (e) {
       if (!(e instanceof WASIProcExit)) {
         stderr.write(`benchtop: the Perl runtime stopped: ${(e as Error).message}\n`);
         return { exitCode: 1, stdout, stderr };
       }
       status = e.code;
+    } finally {
+      current = null;
     }
     stdout.write(decoders.out.decode());
     stderr.write(decoders.err.decode());

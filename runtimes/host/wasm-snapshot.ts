@@ -1,0 +1,187 @@
+/**
+ * A clean slate for a WebAssembly instance without instantiating it again (Wizer's idea, at run
+ * time): after start-up, keep a copy of its linear memory and of every mutable global; before each
+ * program, put them back. A module's whole state is its memories, globals and tables, so this is
+ * exactly a new instance's state when:
+ *   - every mutable global can be read and written: `exposeMutableGlobals` rewrites the binary so
+ *     that the ones it does not export (asyncify's state, say) are exported too;
+ *   - the table is not changed at run time (true of a module that neither exports nor imports its
+ *     table: C compiled without dynamic linking has no table.set);
+ *   - the memory has not grown: then the instance is not reused (`restore` says so) — its extra
+ *     pages would differ from a new instance's, and zeroing them costs more than a new instance.
+ * What the host keeps outside the instance (the WASI file descriptors, environment, files) is the
+ * caller's to make new per program.
+ */
+
+/** Prefix of the export names `exposeMutableGlobals` adds. */
+const EXPOSED = 'benchtop_global_';
+
+/**
+ * The module's bytes with every mutable global exported (as `benchtop_global_<index>`) that was
+ * not already. Only the export section changes; nothing else is parsed beyond section bounds.
+ */
+export function exposeMutableGlobals(bytes: ArrayBuffer): ArrayBuffer {
+  const b = new Uint8Array(bytes);
+  let p = 8;
+  const leb = (): number => {
+    let result = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = b[p++]!;
+      result += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return result;
+  };
+  const skipLimits = () => {
+    const flags = leb();
+    leb();
+    if (flags & 1) leb();
+  };
+  const name = () => {
+    const length = leb();
+    const text = new TextDecoder().decode(b.subarray(p, p + length));
+    p += length;
+    return text;
+  };
+  const mutable: number[] = [];
+  const exported = new Set<number>();
+  let importedGlobals = 0;
+  let exportSection: { start: number; end: number } | null = null;
+  while (p < b.length) {
+    const id = b[p++]!;
+    const size = leb();
+    const start = p;
+    if (id === 2) {
+      for (let n = leb(); n > 0; n--) {
+        name();
+        name();
+        const kind = b[p++];
+        if (kind === 0) leb();
+        else if (kind === 1) (p++, skipLimits());
+        else if (kind === 2) skipLimits();
+        else if (kind === 3) {
+          p++; // value type
+          if (b[p++] === 1) mutable.push(importedGlobals);
+          importedGlobals++;
+        } else throw new Error(`unknown import kind ${kind}`);
+      }
+    } else if (id === 6) {
+      for (let n = leb(), i = importedGlobals; n > 0; n--, i++) {
+        const type = b[p++];
+        if (type !== 0x7f && type !== 0x7e && type !== 0x7d && type !== 0x7c) throw new Error(`global of type 0x${type?.toString(16)}`);
+        if (b[p++] === 1) mutable.push(i);
+        // A constant expression: one instruction with its immediate, then `end`.
+        const op = b[p++];
+        if (op === 0x41 || op === 0x42 || op === 0x23) leb();
+        else if (op === 0x43) p += 4;
+        else if (op === 0x44) p += 8;
+        else throw new Error(`global initialiser 0x${op?.toString(16)}`);
+        if (b[p++] !== 0x0b) throw new Error('global initialiser longer than one instruction');
+      }
+    } else if (id === 7) {
+      exportSection = { start, end: start + size };
+      for (let n = leb(); n > 0; n--) {
+        name();
+        const kind = b[p++];
+        const index = leb();
+        if (kind === 3) exported.add(index);
+      }
+    }
+    p = start + size;
+  }
+  const missing = mutable.filter((i) => !exported.has(i));
+  if (missing.length === 0) return bytes;
+  if (!exportSection) throw new Error('the module has no export section');
+  // The new export section: the old entries, then ours; count and size re-encoded.
+  p = exportSection.start;
+  const count = leb();
+  const entries = b.subarray(p, exportSection.end);
+  const added = missing.flatMap((i) => [...encodeName(`${EXPOSED}${i}`), 3, ...uleb(i)]);
+  const body = [...uleb(count + missing.length)];
+  const content = new Uint8Array(body.length + entries.length + added.length);
+  content.set(body);
+  content.set(entries, body.length);
+  content.set(added, body.length + entries.length);
+  // Section id 7 sits one byte before its size's LEB: find where the section header began.
+  let header = exportSection.start - 1;
+  while (b[header - 1]! & 0x80) header--;
+  header -= 1;
+  const head = [7, ...uleb(content.length)];
+  const out = new Uint8Array(header + head.length + content.length + (b.length - exportSection.end));
+  out.set(b.subarray(0, header));
+  out.set(head, header);
+  out.set(content, header + head.length);
+  out.set(b.subarray(exportSection.end), header + head.length + content.length);
+  return out.buffer;
+}
+
+function uleb(value: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = value & 0x7f;
+    value = Math.floor(value / 128);
+    if (value) byte |= 0x80;
+    out.push(byte);
+  } while (value);
+  return out;
+}
+
+function encodeName(text: string): number[] {
+  const bytes = new TextEncoder().encode(text);
+  return [...uleb(bytes.length), ...bytes];
+}
+
+/** An instance's memory and mutable globals at one moment, to be put back before each program. */
+export class InstanceSnapshot {
+  private readonly memory: Uint8Array;
+  /** Mutable globals by export name, so that a new instance of the same module can take them. */
+  private readonly globals: ReadonlyMap<string, unknown>;
+
+  /** `exports` must come from a module passed through `exposeMutableGlobals`. */
+  constructor(exports: WebAssembly.Exports) {
+    this.memory = new Uint8Array(onlyMemory(exports).buffer).slice();
+    this.globals = new Map(mutableGlobals(exports).map(([name, global]) => [name, global.value]));
+  }
+
+  /**
+   * Puts the instance of `exports` (the snapshot's, or a new instance of the same module) back as
+   * it was. Returns false, changing nothing, when its memory has grown past the snapshot's: then
+   * the caller must make a new instance.
+   */
+  restore(exports: WebAssembly.Exports): boolean {
+    const memory = onlyMemory(exports);
+    const size = memory.buffer.byteLength;
+    if (size > this.memory.byteLength) return false;
+    if (size < this.memory.byteLength) memory.grow((this.memory.byteLength - size) / 65536);
+    new Uint8Array(memory.buffer).set(this.memory);
+    const globals = mutableGlobals(exports);
+    if (globals.length !== this.globals.size) throw new Error('the instance has other globals than the snapshot');
+    for (const [name, global] of globals) {
+      if (!this.globals.has(name)) throw new Error(`global ${name} is not in the snapshot`);
+      global.value = this.globals.get(name);
+    }
+    return true;
+  }
+}
+
+function onlyMemory(exports: WebAssembly.Exports): WebAssembly.Memory {
+  const memories = Object.values(exports).filter((e) => e instanceof WebAssembly.Memory);
+  if (memories.length !== 1) throw new Error(`expected one exported memory, found ${memories.length}`);
+  return memories[0] as WebAssembly.Memory;
+}
+
+function mutableGlobals(exports: WebAssembly.Exports): [string, WebAssembly.Global][] {
+  return Object.entries(exports).filter((entry): entry is [string, WebAssembly.Global] => entry[1] instanceof WebAssembly.Global && isMutable(entry[1]));
+}
+
+/** A global is mutable if writing its own value back does not throw. */
+function isMutable(global: WebAssembly.Global): boolean {
+  try {
+    global.value = global.value;
+    return true;
+  } catch {
+    return false;
+  }
+}
