@@ -1,13 +1,16 @@
 /**
  * Perl runtime: zeroperl (Perl 5 compiled to WASI with its core library embedded in the .wasm),
- * run as `perl test.pl` would: a fresh WebAssembly instance per program, whose Perl parses and
- * runs test.pl from an in-memory file system, END blocks and exit codes included.
+ * run as `perl test.pl` would: every program starts from the state of a new WebAssembly instance
+ * whose C start-up has run (one instance per worker, its memory and mutable globals put back from
+ * a snapshot before each program: runtimes/host/wasm-snapshot.ts; instantiating copied zeroperl's
+ * 20 MB of data segments each time), and its Perl parses and runs test.pl from an in-memory file
+ * system, END blocks and exit codes included.
  *
  * We use only zeroperl's .wasm, not its JavaScript wrapper: the wrapper loads the .wasm itself
  * (fetch in a window, `node:fs` elsewhere, so not in a sandboxed worker), recompiles it for every
  * interpreter, and its file system answers reads asynchronously, which breaks zeroperl's own
- * start-up path when the program is a file. Here the compiled module is kept and instantiated
- * once per run with @bjorn3/browser_wasi_shim (synchronous, in memory), and the interpreter is
+ * start-up path when the program is a file. Here the compiled module is kept, and each run gets a
+ * new @bjorn3/browser_wasi_shim (synchronous, in memory), and the interpreter is
  * started with argv `perl -MBenchtop::Phase test.pl` (`zeroperl_init_with_args` = perl_parse +
  * perl_run, the way perlmain does).
  *
