@@ -25,8 +25,10 @@ import { spliceProgram } from '../../src/core/rules';
 // Python's fell to 1.08 in a CI run once every program began from a restored memory snapshot
 // (issue #12's clean slate costs a restore per program), so its floor is now half of that.
 // Raised on 2026-12-02 (issue #16): Python's collection at each program's end walks only the
-// program's objects, and Perl reuses one instance put back from a snapshot; measured then with the
-// load average at 55: Python 2.74, Perl 0.31 (PHP 0.18, unchanged). Floors near half of those.
+// program's objects, and Perl reuses one instance put back from a snapshot. Measured then by this
+// test (load average 12–55), the old code and the new run side by side: Python 0.38 → 8.75 (2.74
+// in another run), Perl 0.39 → 0.34, 0.29 → 0.56, 0.37 → 0.60, 0.14 → 1.17 (PHP 0.18, unchanged).
+// Floors near half of the lowest new figure.
 // Ruby, PHP, Perl and C++ are slower than native per warm run today: their floors say so.
 const FLOORS: Record<string, number> = {
   python: 1.2, javascript: 2, typescript: 4, ruby: 0.35, php: 0.08, r: 2, perl: 0.15, shell: 0.4, cpp: 0.05,
