@@ -83,7 +83,7 @@ function sampleLoad(): { stop(): number[] } {
 const toJsonl = (records: readonly BenchRecord[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /** In Chromium: the app loads the dataset, runs the canonical answers, and exports its results. */
-export async function inPage(file: string, name: string, total: number): Promise<WayFigures> {
+async function inPage(file: string, name: string, total: number): Promise<WayFigures> {
   const server = await startAppServer(process.cwd());
   const browser = await launchChromium();
   try {
