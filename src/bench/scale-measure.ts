@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import type { LoadRange, ProblemOutcome } from './scale-problems';
 
 const PAGE = 4096;
 
@@ -70,8 +71,10 @@ export interface WayFigures {
   name: string;
   problems: number;
   passed: number;
-  /** Why the others did not pass: language, verdict, outcome, error. */
-  failures: string[];
+  /** Every problem's outcome, in the order of the results. */
+  outcomes: ProblemOutcome[];
+  /** The load average while this way ran. */
+  load: LoadRange;
   wallMs: number;
   firstResultMs: number;
   /** Per problem: from its start to its verdict (demo and full tests), as the engine records it. */
@@ -86,6 +89,8 @@ export interface WayFigures {
   heapGrowth?: number;
   /** In-page only: click-to-next-frame latencies on a view tab during the run. */
   clickMs?: number[];
+  /** In-page only: what the page's long animation frames spent their time on (a summary line). */
+  longFrames?: string;
 }
 
 export interface RunnerProcess {
@@ -129,4 +134,29 @@ export async function startRunnerProcess(index: number, maxConcurrency: number):
     child.kill('SIGTERM');
   });
   return { url, child, stop };
+}
+
+/** A long animation frame of the page (PerformanceLongAnimationFrameTiming, reduced to what we read). */
+export interface LongFrame {
+  duration: number;
+  /** Style, layout and paint of the frame (its render phase). */
+  renderMs: number;
+  scripts: Array<{ what: string; duration: number }>;
+}
+
+/**
+ * What blocked the page's main thread: how many long frames (over 50 ms), their total and longest,
+ * and the scripts (by invoker and source) and rendering that took most of that time.
+ */
+export function summarizeLongFrames(frames: readonly LongFrame[]): string {
+  if (!frames.length) return 'no long animation frames';
+  const by = new Map<string, number>();
+  let render = 0;
+  for (const f of frames) {
+    render += f.renderMs;
+    for (const s of f.scripts) by.set(s.what, (by.get(s.what) ?? 0) + s.duration);
+  }
+  const total = frames.reduce((a, f) => a + f.duration, 0);
+  const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([what, ms]) => `${what} ${ms.toFixed(0)} ms`);
+  return `${frames.length} long frames, ${total.toFixed(0)} ms in all, longest ${Math.max(...frames.map((f) => f.duration)).toFixed(0)} ms; rendering ${render.toFixed(0)} ms; scripts: ${top.join(', ') || 'none attributed'}`;
 }

@@ -17,10 +17,12 @@ import { NATIVE_COMMANDS } from '../../runtimes/native/process';
 import { connectRemoteExecutor } from '../../runtimes/remote/executor';
 import { chooseSource, launchChromium, loadDataset, openApp, startAppServer } from '../bench/app-page';
 import { LITE_SIZE, scaleDataset } from '../bench/scale-data';
-import { growth, quantile, startRunnerProcess, treeRss, type MemorySample, type RunnerProcess, type WayFigures } from '../bench/scale-measure';
+import { growth, quantile, startRunnerProcess, summarizeLongFrames, treeRss, type LongFrame, type MemorySample, type RunnerProcess, type WayFigures } from '../bench/scale-measure';
+import { failureKinds, failureLines, outcomeOf, languageTable, loadRange, type ProblemOutcome, type WayOutcomes } from '../bench/scale-problems';
 import { LANGUAGE_NAMES, normalizeLanguage, type BenchRecord, type LanguageId } from '../contracts';
 import { evaluateAll } from '../core/engine';
 import { parseDataset } from '../core/records';
+import { resultFields } from '../core/result-file';
 import { canonicalModel } from '../models/canonical';
 
 const log = (text: string) => process.stderr.write(text + '\n');
@@ -68,10 +70,15 @@ export function scaleSettings(argv: readonly string[], env: NodeJS.ProcessEnv): 
   };
 }
 
-/** The fields of a results line (src/core/result-file.ts) that the scale run reads. */
-interface ResultLine { language: string; passed: boolean; verdict: string; full_outcome: string | null; error?: string; duration_ms: number }
-const failureOf = (l: Pick<ResultLine, 'language' | 'verdict' | 'full_outcome' | 'error'>) => `${l.language}: ${l.verdict}${l.full_outcome ? ` (${l.full_outcome})` : ''}${l.error ? `: ${l.error.slice(0, 120)}` : ''}`;
-const failuresOf = (lines: ResultLine[]) => lines.filter((l) => !l.passed).map(failureOf);
+/** A results file (the CLI's --out, the app's export) as per-problem outcomes. */
+const readOutcomes = (text: string) => text.trim().split('\n').map((l) => outcomeOf(JSON.parse(l) as ProblemOutcome));
+
+/** The load average (1 min) every second while a way runs: a time limit missed under load says so. */
+function sampleLoad(): { stop(): number[] } {
+  const samples = [loadavg()[0]!];
+  const timer = setInterval(() => samples.push(loadavg()[0]!), 1000).unref();
+  return { stop: () => (clearInterval(timer), samples) };
+}
 
 const toJsonl = (records: readonly BenchRecord[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
@@ -94,6 +101,15 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
         const t0 = e.timeStamp;
         requestAnimationFrame(() => setTimeout(() => w.__clicks.push(performance.now() - t0)));
       }, true);
+      // What blocks the main thread: long animation frames, with the scripts they ran (Chromium).
+      const loaf: Array<{ duration: number; renderMs: number; scripts: Array<{ what: string; duration: number }> }> = [];
+      (window as unknown as { __loaf: unknown }).__loaf = loaf;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as Array<{ duration: number; renderStart: number; startTime: number; scripts: Array<{ invoker: string; sourceURL: string; sourceFunctionName: string; duration: number }> }>) {
+          const scripts = e.scripts.map((s) => ({ what: `${s.invoker} (${s.sourceURL.split('/').pop()}${s.sourceFunctionName ? ` ${s.sourceFunctionName}` : ''})`, duration: s.duration }));
+          loaf.push({ duration: e.duration, renderMs: e.renderStart ? e.startTime + e.duration - e.renderStart : 0, scripts });
+        }
+      }).observe({ type: 'long-animation-frame', buffered: true });
       // Completed problems over time (the progress bar's counter), every 50 ms.
       setInterval(() => {
         const done = Number(document.querySelector('[data-testid=progress]')?.getAttribute('data-done') ?? NaN);
@@ -107,6 +123,7 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
     const renderers = { only: /--type=renderer/ };
     const startedAt = await page.evaluate(() => performance.now());
     const started = Date.now();
+    const load = sampleLoad();
     await page.getByTestId('run-button').click();
     for (let tick = 0; ; tick++) {
       await new Promise((r) => setTimeout(r, 1000));
@@ -123,18 +140,18 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
       if (tick % 30 === 29) log(`  in-page: ${await page.evaluate(() => document.querySelector('[data-testid=progress]')?.getAttribute('data-done'))}/${total} after ${sec(at)}`);
     }
     const wallMs = Date.now() - started;
-    const { clicks, done } = await page.evaluate(() => {
-      const w = window as unknown as { __clicks: number[]; __done: Array<[number, number]> };
-      return { clicks: w.__clicks, done: w.__done };
+    const { clicks, done, frames } = await page.evaluate(() => {
+      const w = window as unknown as { __clicks: number[]; __done: Array<[number, number]>; __loaf: LongFrame[] };
+      return { clicks: w.__clicks, done: w.__done, frames: w.__loaf };
     });
     const first = done.find(([, n]) => n >= 1);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-results-jsonl').click()]);
-    const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultLine);
+    const lines = readOutcomes(readFileSync((await download.path())!, 'utf8'));
     return {
-      name: 'in-page (Chromium)', problems: lines.length, passed: lines.filter((l) => l.passed).length, failures: failuresOf(lines), wallMs,
+      name: 'in-page (Chromium)', problems: lines.length, passed: lines.filter((l) => l.passed).length, outcomes: lines, load: loadRange(load.stop()), wallMs,
       firstResultMs: first ? first[0] - startedAt : NaN, perProblemMs: lines.map((l) => l.duration_ms),
       peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'Chromium renderers: page and runtime workers', rssGrowth: growth(rss),
-      peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), clickMs: clicks,
+      peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), clickMs: clicks, longFrames: summarizeLongFrames(frames),
     };
   } finally {
     await browser.close();
@@ -147,6 +164,7 @@ async function underCli(file: string, dir: string): Promise<WayFigures> {
   const out = join(dir, 'cli-results.jsonl');
   const journal = `${out}.journal.jsonl`;
   const started = Date.now();
+  const load = sampleLoad();
   const child = spawn(process.execPath, ['dist-node/cli.mjs', '--data', file, '--model', 'canonical', '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr!.on('data', (d: Buffer) => { errors = (errors + d.toString()).slice(-4000); });
@@ -163,9 +181,9 @@ async function underCli(file: string, dir: string): Promise<WayFigures> {
   const wallMs = Date.now() - started;
   // Exit 1 means "some problem failed"; a usage or setup error has no results file.
   if (!existsSync(out)) throw new Error(`the CLI exited ${code} without results: ${errors}`);
-  const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultLine);
+  const lines = readOutcomes(readFileSync(out, 'utf8'));
   return {
-    name: 'CLI (Node workers)', problems: lines.length, passed: lines.filter((l) => l.passed).length, failures: failuresOf(lines), wallMs, firstResultMs,
+    name: 'CLI (Node workers)', problems: lines.length, passed: lines.filter((l) => l.passed).length, outcomes: lines, load: loadRange(load.stop()), wallMs, firstResultMs,
     perProblemMs: lines.map((l) => l.duration_ms), peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'the CLI process and its workers', rssGrowth: growth(rss),
   };
 }
@@ -184,9 +202,10 @@ async function throughRunners(file: string, count: number, perProcess: number): 
     const rss: MemorySample[] = [];
     const perProblemMs: number[] = [];
     let passed = 0;
-    const failures: string[] = [];
+    const outcomes: ProblemOutcome[] = [];
     let firstResultMs = NaN;
     const started = Date.now();
+    const load = sampleLoad();
     const sampler = setInterval(() => rss.push({ at: Date.now() - started, bytes: treeRss(runners.map((r) => r.child.pid!), { withRoots: true }) }), 250);
     try {
       await evaluateAll(problems, canonicalModel, remote, {
@@ -195,7 +214,7 @@ async function throughRunners(file: string, count: number, perProcess: number): 
           if (Number.isNaN(firstResultMs)) firstResultMs = Date.now() - started;
           perProblemMs.push(result.durationMs);
           if (result.verdict === 'passed') passed++;
-          else failures.push(failureOf({ language: result.language, verdict: result.verdict, full_outcome: result.full?.outcome ?? null, error: result.error }));
+          outcomes.push(outcomeOf({ id: result.id, language: result.language, ...resultFields(result) }));
         },
       });
     } finally {
@@ -203,7 +222,7 @@ async function throughRunners(file: string, count: number, perProcess: number): 
       await remote.dispose();
     }
     return {
-      name: `runner (${count} process${count > 1 ? 'es' : ''}, a sandboxed process per run)`, problems: problems.length, passed, failures, wallMs: Date.now() - started, firstResultMs,
+      name: `runner (${count} process${count > 1 ? 'es' : ''}, a sandboxed process per run)`, problems: problems.length, passed, outcomes, load: loadRange(load.stop()), wallMs: Date.now() - started, firstResultMs,
       perProblemMs, peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'runner processes and the programs they run', rssGrowth: growth(rss),
       languages: [...new Set(problems.map((p) => p.language))],
     };
@@ -215,11 +234,6 @@ async function throughRunners(file: string, count: number, perProcess: number): 
 const rate = (f: WayFigures) => f.problems / (f.wallMs / 1000);
 
 /** The one line per way that the smoke test reads. */
-function logFailures(f: WayFigures): void {
-  for (const failure of f.failures.slice(0, 10)) log(`  not passed (${f.name}): ${failure}`);
-  if (f.failures.length > 10) log(`  … and ${f.failures.length - 10} more`);
-}
-
 function wayLine(f: WayFigures): string {
   const heap = f.peakHeap !== undefined ? `, peak page JS heap ${mb(f.peakHeap)} (last quarter ${pct(f.heapGrowth!)} vs first)` : '';
   const clicks = f.clickMs ? `, clicks answered p95 ${quantile(f.clickMs, 0.95).toFixed(0)} ms / max ${Math.max(...f.clickMs).toFixed(0)} ms over ${f.clickMs.length} clicks` : '';
@@ -241,15 +255,13 @@ export async function scaleMain(argv: readonly string[]): Promise<void> {
     log('scale: in Chromium…');
     const page = await inPage(inPageFile, 'scale-in-page.jsonl', settings.size);
     log(wayLine(page));
-    logFailures(page);
+    log(`  the page's main thread during the run: ${page.longFrames}`);
     log('scale: under the CLI…');
     const cli = await underCli(inPageFile, dir);
     log(wayLine(cli));
-    logFailures(cli);
     log('scale: through one runner process…');
     const runner = await throughRunners(inPageFile, 1, perProcess);
     log(wayLine(runner));
-    logFailures(runner);
 
     // The curve: every language the runner offers (the demo set has), in Lite proportions.
     const probe = await startRunnerProcess(0, perProcess);
@@ -270,7 +282,6 @@ export async function scaleMain(argv: readonly string[]): Promise<void> {
       log(`scale: curve, ${count} runner process(es) on ${settings.curveSize} problems…`);
       curve.push(await throughRunners(curveFile, count, perProcess));
       log(wayLine(curve.at(-1)!));
-      logFailures(curve.at(-1)!);
     }
     report(settings, load, [page, cli, runner], curve, offered);
   } finally {
@@ -304,12 +315,29 @@ function report(settings: ScaleSettings, load: number, ways: WayFigures[], curve
   out('| runner processes | problems | passed | wall | problems/s | vs 1 process |');
   out('|---|---|---|---|---|---|');
   for (const f of curve) out(`| ${f.name.match(/\d+/)![0]} | ${f.problems} | ${f.passed} | ${sec(f.wallMs)} | ${rate(f).toFixed(2)} | ${(rate(f) / rate(curve[0]!)).toFixed(2)}× |`);
+  // Every canonical solution must pass: each one that did not, on each way, with its cause.
+  const all: WayOutcomes[] = [...ways, ...curve.map((f) => ({ ...f, name: `${f.name} (curve)` }))];
+  out();
+  out('### Canonical solutions that did not pass');
+  out();
+  for (const way of all) {
+    const failed = failureLines(way, all);
+    const kinds = failureKinds(failed);
+    out(`- ${way.name}: ${failed.length ? `${failed.length} not passed: ${kinds.load} time limits under load, ${kinds.infra} INFRA_ERROR, ${kinds.wrong} wrong verdicts${kinds.other ? `, ${kinds.other} other` : ''}` : 'every one passed'}.`);
+    for (const line of failed) out(`  - ${line}`);
+  }
+  out();
+  out('Per language, the time the two test programs of a passed problem ran (p50, without the wait for a worker), and the in-page median over the runner\'s:');
+  out();
+  for (const row of languageTable(ways)) out(row);
   const md = lines.join('\n') + '\n';
   // docs/bench.md keeps `npm run bench`'s report above; this section is replaced on every scale run.
   const path = `${settings.out}/bench.md`;
   const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const kept = before.split(/^## Scale run$/m)[0]!.trimEnd();
   writeFileSync(path, (kept ? kept + '\n\n' : '') + md);
+  // Every problem's outcome on every way, for a look at one problem after the run.
+  writeFileSync(`${settings.out}/scale-problems.jsonl`, all.flatMap((w) => w.outcomes.map((o) => JSON.stringify({ way: w.name, ...o }))).join('\n') + '\n');
   console.log(md);
   for (const f of ways) console.log(wayLine(f));
   console.log(`scale runner curve (problems/s): ${curve.map((f) => `${f.name.match(/\d+/)![0]} → ${rate(f).toFixed(2)}`).join(', ')}`);

@@ -3,7 +3,8 @@
  * setting (Python and Shell, four problems, a curve of 1 and 2 runner processes on two), into a
  * temporary folder. It checks the printed lines: each way names its figures, every canonical
  * answer passed on every way (a canonical solution passes its own tests: SPEC §1), the curve has
- * a point per process count, and the report section was written. It asserts no speed: the
+ * a point per process count, and the report section was written, with each way's canonical
+ * failures (none here) and every problem's outcome in scale-problems.jsonl. It asserts no speed: the
  * figures come from a run at a real size (docs/bench.md, "Scale run").
  */
 import { execFile } from 'node:child_process';
@@ -43,4 +44,11 @@ it('npm run bench -- --scale finishes on a tiny size and prints every way, the c
   const report = readFileSync(join(out, 'bench.md'), 'utf8');
   expect(report).toMatch(/^## Scale run$/m);
   expect(report).toContain('`npm run bench -- --scale --scale-size 4`');
+  // Every canonical solution passed, and the report says so per way rather than counting silently.
+  expect(report).toMatch(/^- in-page \(Chromium\): every one passed\.$/m);
+  expect(report).toMatch(/^- CLI \(Node workers\): every one passed\.$/m);
+  // Every problem's outcome on every way: 4 in-page, 4 CLI, 4 runner, 2 + 2 on the curve.
+  const outcomes = readFileSync(join(out, 'scale-problems.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { way: string; passed: boolean });
+  expect(outcomes.length).toBe(16);
+  expect(outcomes.every((o) => o.passed)).toBe(true);
 }, 960_000);
