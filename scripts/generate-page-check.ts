@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/generate-page-check.ts [python,javascript,ruby]` after `npm run build`: the
+ * `npx tsx scripts/generate-page-check.ts [python,javascript,ruby,cpp]` after `npm run build`: the
  * issue #15 "Done means" check of the Generate tab in Chromium. For each language, the built app
  * generates from bench-data/gen-seeds/<language>.jsonl (10 snippets) against the tests' local mock
  * models (tests/support/gen-mock-provider.ts, 127.0.0.1; no real API), then "Evaluate this set"
