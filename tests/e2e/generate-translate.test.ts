@@ -68,9 +68,10 @@ describe('translation (stage 6) in the Generate tab', () => {
     expect(await t.textContent()).toContain('2 of 3');
     expect(await t.textContent()).toContain('dropped: tests 1');
     // The one drop, with its step and reason: the public tests fail first, a failed assert exits non-zero: RUNTIME_ERROR (SPEC).
+    // Pasted in file order: gcd, digit_sum, compress.
     const dropped = page.getByTestId('gen-translation-dropped');
     expect(await dropped.count()).toBe(1);
-    expect(await dropped.textContent()).toMatch(/compress.*JavaScript at tests: the translated public tests fail against the translated solution: RUNTIME_ERROR/s);
+    expect(await dropped.textContent()).toBe(`pasted 3 → JavaScript at tests: the translated public tests fail against the translated solution: RUNTIME_ERROR`);
     expect(mock.stages.filter((s) => s === 'translation')).toHaveLength(3);
     expect(mock.stages).not.toContain('error');
 
