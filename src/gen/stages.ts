@@ -119,7 +119,8 @@ export async function outputsStage(ctx: GenContext, solved: Solved): Promise<{ p
   for (let i = 0; i < 2; i++) {
     const r = await runProgram(ctx, program);
     if (r.declined) throw new Drop('outputs', `not runnable here: ${r.declined}`);
-    if (r.timedOut || r.compileTimedOut) throw new Drop('outputs', 'the solution timed out');
+    // The time says whether it was the program or a slow machine (C++ compiles inside the limit).
+    if (r.timedOut || r.compileTimedOut) throw new Drop('outputs', `the solution timed out (${(r.durationMs / 1000).toFixed(1)} s, limit ${officialTimeoutMs(ctx.language) / 1000} s)`);
     if (r.compileFailed) throw new Drop('outputs', `the solution did not compile: ${errorLine(r.stderr || r.stdout)}`);
     if (!outputsRunOk(ctx.language, r)) throw new Drop('outputs', `the solution crashed (exit ${r.exitCode}): ${errorLine(r.stderr || r.stdout)}`);
     const outputs = observedOutputs(r.stdout);

@@ -115,6 +115,15 @@ describe('translation (stage 6) in the Generate tab', () => {
     await page.getByTestId('model-select').selectOption('canonical');
     await runAndWait(page, { timeout: TIMEOUT });
     expect(await readPass1(page)).toBe('Pass@1: 100.0% (5/5)');
+
+    // After a reload the done job comes back from IndexedDB with its translations, asking nothing.
+    const asked = mock.bodies.length;
+    await page.reload();
+    await page.getByTestId('view-generate').click();
+    await page.locator('[data-testid="gen-funnel"][data-state="done"]').waitFor();
+    expect([await t.getAttribute('data-asked'), await t.getAttribute('data-kept')]).toEqual(['3', '2']);
+    expect(await dropped.textContent()).toContain('pasted 3 → JavaScript at tests');
+    expect(mock.bodies.length).toBe(asked);
     expect(pageErrors).toEqual([]);
   });
 });
