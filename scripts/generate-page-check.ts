@@ -48,6 +48,8 @@ try {
     await page.getByTestId('model-select').selectOption('canonical');
     await runAndWait(page, { timeout: 1_800_000 });
     console.log(`${language}: canonical ${await readPass1(page)}`);
+    // Each problem the canonical solution did not pass, with its outcome and time, to tell why.
+    for (const row of await page.locator('tr[data-testid="problem-row"]:not([data-outcome="PASSED"])').allTextContents()) console.log(`  not passed: ${row.replace(/\s+/g, ' ').trim()}`);
   }
 } finally {
   await mock.close();

@@ -52,6 +52,8 @@ describe('C++ in the Generate tab', () => {
     await page.getByTestId('gen-start').click();
     await page.locator('[data-testid="gen-funnel"]:not([data-state="running"]):not([data-state="interrupted"])').waitFor({ timeout: TIMEOUT });
     expect(await page.getByTestId('gen-error').allTextContents()).toEqual([]);
+    // No drop (a failure shows its stage and reason here).
+    expect(await page.getByTestId('gen-item-reason').allTextContents()).toEqual([]);
     const counts = await Promise.all(['seeds', 'solutions', 'tests', 'problems', 'kept'].map((s) => page.getByTestId(`gen-step-${s}`).getAttribute('data-count')));
     expect(counts).toEqual(['2', '2', '2', '2', '2']);
     expect(mock.stages).not.toContain('error');
