@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/generate-page-check.ts [python,javascript,ruby]` after `npm run build`: the
+ * `npx tsx scripts/generate-page-check.ts [python,javascript,ruby,cpp]` after `npm run build`: the
  * issue #15 "Done means" check of the Generate tab in Chromium. For each language, the built app
  * generates from bench-data/gen-seeds/<language>.jsonl (10 snippets) against the tests' local mock
  * models (tests/support/gen-mock-provider.ts, 127.0.0.1; no real API), then "Evaluate this set"
@@ -33,14 +33,23 @@ try {
     await page.getByTestId('gen-samples').fill('2');
     const t0 = Date.now();
     await page.getByTestId('gen-start').click();
-    await page.locator('[data-testid="gen-funnel"][data-state="done"]').waitFor({ timeout: 600_000 });
+    // Progress every 30 s: a slow C++ run (clang in WebAssembly on a loaded machine) is told from a stuck one.
+    const progress = setInterval(() => {
+      void Promise.all([page.getByTestId('gen-status').textContent().catch(() => ''), page.getByTestId('gen-error').allTextContents()])
+        .then(([status, error]) => console.log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${status}; ${mock.stages.length} answers${error.length ? `; error: ${error.join(' ')}` : ''}`));
+    }, 30_000);
+    await page.locator('[data-testid="gen-funnel"][data-state="done"]').waitFor({ timeout: 1_800_000 }).finally(() => clearInterval(progress));
+    const dropped = await page.locator('[data-testid="gen-item"][data-state="dropped"]').allTextContents();
+    for (const d of dropped) console.log(`  dropped: ${d.replace(/\s+/g, ' ').trim()}`);
     const counts = await Promise.all(['seeds', 'solutions', 'tests', 'problems', 'kept'].map((s) => page.getByTestId(`gen-step-${s}`).getAttribute('data-count')));
     console.log(`${language}: funnel ${counts.join(' → ')} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.getByTestId('gen-evaluate').click();
     await page.getByTestId('run-button').waitFor();
     await page.getByTestId('model-select').selectOption('canonical');
-    await runAndWait(page, { timeout: 600_000 });
+    await runAndWait(page, { timeout: 1_800_000 });
     console.log(`${language}: canonical ${await readPass1(page)}`);
+    // Each problem the canonical solution did not pass, with its outcome and time, to tell why.
+    for (const row of await page.locator('tr[data-testid="problem-row"]:not([data-outcome="PASSED"])').allTextContents()) console.log(`  not passed: ${row.replace(/\s+/g, ' ').trim()}`);
   }
 } finally {
   await mock.close();

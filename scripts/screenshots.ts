@@ -16,7 +16,8 @@
  *   docs/screenshot-leaderboard.png  the leaderboard of the runs stored in that browser
  *   docs/screenshot-generate.png the Generate tab's funnel: Python seeds (good ones and the tests'
  *                                bad ones) through the generator against the tests' local mock
- *                                models (tests/support/gen-mock-provider.ts), one drop opened
+ *                                models (tests/support/gen-mock-provider.ts), the kept ones
+ *                                translated to JavaScript (stage 6), one drop opened
  * `--only generate` writes that last one alone.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -69,11 +70,14 @@ async function generateShot(origin: string): Promise<void> {
     await Promise.all([page.waitForEvent('load'), page.getByTestId('provider-allow-origin').click()]);
     await page.getByTestId('view-generate').click();
     const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
-    const seeds = [...lines('bench-data/gen-seeds/python.jsonl').slice(0, 6), ...lines('tests/fixtures/gen/bad-python.jsonl')].join('\n') + '\n';
+    // The good seeds whose JavaScript translation the mock scripts (compress's fails its tests), and the bad ones.
+    const good = lines('bench-data/gen-seeds/python.jsonl').filter((l) => /"def (gcd|digit_sum|compress)\(/.test(l));
+    const seeds = [...good, ...lines('tests/fixtures/gen/bad-python.jsonl')].join('\n') + '\n';
     await page.getByTestId('gen-files').setInputFiles({ name: 'seeds.jsonl', mimeType: 'text/plain', buffer: Buffer.from(seeds) });
     await page.getByTestId('gen-difficulty-model').fill('mock-small');
     await page.getByTestId('gen-samples').fill('2');
     await page.getByTestId('gen-drop-solved').check();
+    await page.getByTestId('gen-translate-javascript').check();
     await page.getByTestId('provider-price-in').fill('0.15');
     await page.getByTestId('provider-price-out').fill('0.60');
     await page.getByTestId('gen-start').click();

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AuthenticationError, normalizeLanguage, type LanguageId } from '../contracts';
-import { funnelCounts, runFunnel, summaryLine, type Seed } from '../gen/funnel';
+import { funnelCounts, outputRecords, runFunnel, summaryLine, translationDrops, type Seed } from '../gen/funnel';
 import { GEN_LANGUAGES } from '../gen/harness';
 import { FileJournal } from '../gen/journal-file';
 import { GEN_SYSTEM, PROMPT_VERSION, promptHashes } from '../gen/prompts';
@@ -162,8 +162,7 @@ async function main(options: GenOptions): Promise<void> {
       console.error(`seed ${i + 1}/${seeds.length} translated to ${t.to}: ${t.kept ? 'ok' : `dropped at ${t.stage}: ${t.reason}`}`);
     });
     for (const r of results) journal.seed(r.outcome);
-    // Each translation right after the problem it was made from.
-    const records = results.flatMap((r) => (r.record ? [r.record, ...(r.translations ?? [])] : []));
+    const records = outputRecords(results);
     writeFileSync(options.out, records.map((r) => JSON.stringify(r) + '\n').join(''));
     const counts = funnelCounts(results.map((r) => r.outcome));
     const settings = (m: CliModel | undefined) => (m ? { id: m.model.id, ...m.settings } : null);
@@ -176,7 +175,7 @@ async function main(options: GenOptions): Promise<void> {
       prompts: { version: PROMPT_VERSION, sha256: promptHashes() },
       funnel: counts,
       dropped: results.filter((r) => !r.outcome.kept).map((r) => r.outcome),
-      translationsDropped: results.flatMap((r) => (r.outcome.translations ?? []).filter((t) => !t.kept).map((t) => ({ seed: r.outcome.seed, ...t }))),
+      translationsDropped: translationDrops(results.map((r) => r.outcome)),
       journal: { path: journalPath, reused: journal.reused },
       started,
       finished: new Date().toISOString(),

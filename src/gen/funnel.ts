@@ -131,6 +131,16 @@ async function translateAll(ctx: GenContext, results: SeedResult[], inputs: Map<
   });
 }
 
+/** The output JSONL's records: each kept problem, then its kept translations (CLI and page alike). */
+export function outputRecords(results: readonly SeedResult[]): BenchRecord[] {
+  return results.flatMap((r) => (r.record ? [r.record, ...(r.translations ?? [])] : []));
+}
+
+/** The manifest's dropped translations: seed, target language, step and reason. */
+export function translationDrops(outcomes: readonly SeedOutcome[]): Array<{ seed: string } & NonNullable<SeedOutcome['translations']>[number]> {
+  return outcomes.flatMap((o) => (o.translations ?? []).filter((t) => !t.kept).map((t) => ({ seed: o.seed, ...t })));
+}
+
 export interface FunnelCounts {
   seeds: number;
   /** Seeds that got past each stage, in order. */

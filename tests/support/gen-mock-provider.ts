@@ -9,7 +9,7 @@
  *   weakTests   tests that only check the type of each result (no mutant is caught)
  *   solved      the difficulty model answers correctly this many times, then wrongly
  *   type        (C++) the result type the tests compare a brace-list output with, e.g. vector<int>
- *   translations  stage 6: the translated solution per target language (Python to Ruby only); the
+ *   translations  stage 6: the translated solution per target language (Python to Ruby or JavaScript); the
  *               translated tests are the source's asserts rewritten mechanically, so their expected
  *               values are the source's observed outputs
  * The difficulty model is told apart by its system prompt (the evaluation one). Every request is
@@ -103,19 +103,25 @@ const blockAfter = (prompt: string, label: string) => {
   return prompt.slice(at, prompt.indexOf('\n```', at) + 1);
 };
 
-/** Python to Ruby: the fixture's Ruby solution, the same call lines, the source's asserts as raise-unless lines. */
+/**
+ * Python to Ruby or JavaScript: the fixture's solution in that language, the same call lines, the
+ * source's asserts rewritten (raise-unless lines; assert.deepStrictEqual in demoTesting/fullTesting).
+ */
 function translation(prompt: string, sig: string, fx: Fixture): string {
   const to = /into (\w+):/.exec(prompt)![1]!;
   const solution = fx.translations?.[to.toLowerCase()];
-  if (to !== 'Ruby' || !solution) throw new Error(`no scripted ${to} translation of ${sig}`);
-  const rewrite = (tests: string) => {
+  if ((to !== 'Ruby' && to !== 'JavaScript') || !solution) throw new Error(`no scripted ${to} translation of ${sig}`);
+  const js = to === 'JavaScript';
+  const rewrite = (tests: string, demo: boolean) => {
     const lines = tests.split('\n').map((l) => /^\s*assert (.*) == (.*)$/.exec(l)).filter((m) => m !== null);
+    if (js) return `const assert = require('assert');\n\nfunction ${demo ? 'demoTesting' : 'fullTesting'}() {\n${lines.map((m) => `  assert.deepStrictEqual(${m[1]}, ${m[2]});`).join('\n')}\n}\n`;
     return `def test\n${lines.map((m, i) => `  raise "Test ${i + 1} failed" unless (${m[1]}) == ${m[2]}`).join('\n')}\nend\n\ntest\n`;
   };
-  const fence = (body: string) => `\`\`\`ruby\n${body}\`\`\``;
-  return `### QUESTION\n\nWrite a Ruby method \`${nameOf(sig)}\`.\n\n${fx.doc}\n\n\`\`\`ruby\n${rewrite(blockAfter(prompt, 'Public tests'))}\`\`\`\n\n`
+  const tag = js ? 'javascript' : 'ruby';
+  const fence = (body: string) => `\`\`\`${tag}\n${body}\`\`\``;
+  return `### QUESTION\n\nWrite a ${to} ${js ? 'function' : 'method'} \`${nameOf(sig)}\`.\n\n${fx.doc}\n\n\`\`\`${tag}\n${rewrite(blockAfter(prompt, 'Public tests'), true)}\`\`\`\n\n`
     + `### SOLUTION\n${fence(solution)}\n\n### INPUTS\n${fence(blockAfter(prompt, 'Inputs'))}\n\n`
-    + `### DEMO_TEST\n${fence(rewrite(blockAfter(prompt, 'Public tests')))}\n\n### FULL_TEST\n${fence(rewrite(blockAfter(prompt, 'Private tests')))}\n`;
+    + `### DEMO_TEST\n${fence(rewrite(blockAfter(prompt, 'Public tests'), true))}\n\n### FULL_TEST\n${fence(rewrite(blockAfter(prompt, 'Private tests'), false))}\n`;
 }
 
 export async function startGenMock(): Promise<GenMock> {

@@ -1,9 +1,9 @@
 /**
  * The manifest of a job of the Generate tab, as `npm run generate` writes one: models and their
  * settings (never a key), stage settings, the seeds' hash, the prompts' version and hashes, the
- * funnel's counts and every drop with its stage and reason, the journal's size, and the dates.
+ * funnel's counts and every drop (translations' too) with its stage and reason, the journal's size, and the dates.
  */
-import type { FunnelCounts } from '../../gen/funnel';
+import { translationDrops, type FunnelCounts } from '../../gen/funnel';
 import type { StoredJob } from '../../gen/journal-idb';
 import type { SeedOutcome } from '../../gen/journal';
 import { hashText, PROMPT_VERSION, promptHashes } from '../../gen/prompts';
@@ -19,11 +19,12 @@ export function generatedManifest(job: StoredJob<JobSettings>, funnel: FunnelCou
     tool: 'benchtop generate (page)',
     language: s.language,
     models: { generator: { id: s.generatorId, ...provider }, critic: model(s.criticModel) ?? { id: s.generatorId, ...provider }, difficulty: model(s.difficultyModel) },
-    settings: { samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, concurrency: s.concurrency },
+    settings: { translateTo: (s.translateTo ?? []).filter((l) => l !== s.language), samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, concurrency: s.concurrency },
     seeds: { count: job.seeds.length, sha256: hashText(job.seeds.map((x) => x.code).join('\n\u0000\n')), names: job.seeds.map((x) => x.name) },
     prompts: { version: PROMPT_VERSION, sha256: promptHashes() },
     funnel,
     dropped: outcomes.filter((o) => !o.kept),
+    translationsDropped: translationDrops(outcomes),
     journal: { store: 'IndexedDB', job: job.id, ...journal },
     started: new Date(job.createdAt).toISOString(),
     finished: new Date().toISOString(),

@@ -6,12 +6,13 @@
  */
 import { AuthenticationError, type AnswerSource, type LanguageId } from '../../contracts';
 import { SYSTEM_PROMPT } from '../../core/prompt';
-import { funnelCounts, runFunnel, seedHash, type FunnelCounts, type SeedResult } from '../../gen/funnel';
+import { funnelCounts, outputRecords, runFunnel, seedHash, type FunnelCounts, type SeedResult } from '../../gen/funnel';
 import { GEN_LANGUAGES } from '../../gen/harness';
 import { GenStore, type StoredEntry, type StoredJob } from '../../gen/journal-idb';
 import type { SeedOutcome } from '../../gen/journal';
 import { GEN_SYSTEM } from '../../gen/prompts';
 import type { GenContext } from '../../gen/stages';
+import type { TranslationOutcome } from '../../gen/translate';
 import { meteredModel, type Meter } from '../../models/meter';
 import { createProviderModel, type ProviderSettings } from '../../models/providers';
 import { costOf, emptyTotals, type UsageTotals } from '../../models/usage';
@@ -34,6 +35,8 @@ export interface GenSettings {
   samples: number;
   criticThreshold: number;
   dropAlwaysSolved: boolean;
+  /** Stage 6: languages each kept problem is translated into (and verified in). */
+  translateTo: LanguageId[];
 }
 
 type ProviderSource = Extract<RunSource, { kind: 'provider' }>;
@@ -47,6 +50,8 @@ export interface GenItem {
   state: 'waiting' | 'running' | 'kept' | 'dropped';
   stage?: string;
   reason?: string;
+  /** Stage 6 outcomes of a kept problem, in the order they finished. */
+  translations?: TranslationOutcome[];
   entries: StoredEntry[];
 }
 
@@ -68,7 +73,7 @@ export interface GenerateDeps {
 export class GenerateStore {
   seeds = $state<SeedInput[]>([]);
   seedErrors = $state<string[]>([]);
-  settings = $state<GenSettings>({ language: 'python', concurrency: 2, criticModel: '', difficultyModel: '', samples: 10, criticThreshold: 6, dropAlwaysSolved: false });
+  settings = $state<GenSettings>({ language: 'python', concurrency: 2, criticModel: '', difficultyModel: '', samples: 10, criticThreshold: 6, dropAlwaysSolved: false, translateTo: [] });
   /** The job shown: running here, done, or interrupted (stored as running, no tab runs it). */
   job = $state.raw<StoredJob<JobSettings> | null>(null);
   running = $state(false);
@@ -94,7 +99,7 @@ export class GenerateStore {
 
   /** Outcomes of the seeds decided so far, and the funnel they make. */
   get counts(): FunnelCounts {
-    return funnelCounts(this.items.filter((i) => i.state === 'kept' || i.state === 'dropped').map((i) => ({ seed: i.seed, kept: i.state === 'kept', stage: i.stage, reason: i.reason })));
+    return funnelCounts(this.items.filter((i) => i.state === 'kept' || i.state === 'dropped').map((i) => ({ seed: i.seed, kept: i.state === 'kept', stage: i.stage, reason: i.reason, ...(this.job && this.translateTargets(this.job.settings).length ? { translations: i.translations ?? [] } : {}) })));
   }
 
   get cost(): number | undefined {
@@ -105,7 +110,21 @@ export class GenerateStore {
   get problems(): string[] {
     const out = [...this.deps.sources.provider.problems];
     if (!this.usable.length) out.unshift(`Add seed code (${this.settings.language}).`);
+    out.push(...this.runnerNeeded());
     return out;
+  }
+
+  /** Target languages only a runner runs, when none is configured: said before the job starts. */
+  private runnerNeeded(): string[] {
+    const runtimes = this.deps.runtimes;
+    if (runtimes.runner.configured || !runtimes.local.length) return [];
+    const missing = this.translateTargets(this.settings).filter((l) => !runtimes.local.includes(l));
+    return missing.length ? [`Translating to ${missing.join(', ')} needs a runner: set one in the Evaluate tab's runner settings, or untick it.`] : [];
+  }
+
+  /** The stage 6 languages of `s`, without the source language. */
+  translateTargets(s: GenSettings): LanguageId[] {
+    return (s.translateTo ?? []).filter((l) => l !== s.language);
   }
 
   addSnippet(code: string): void {
@@ -192,28 +211,35 @@ export class GenerateStore {
       // The difficulty model is asked as an evaluation asks: the evaluation system prompt.
       const difficulty = s.difficultyModel.trim() ? metered(s.difficultyModel.trim(), SYSTEM_PROMPT) : undefined;
       const store = await this.store;
-      const base: Omit<GenContext, 'journal'> = { language: s.language, generator, critic, difficulty, executor, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved };
+      const base: Omit<GenContext, 'journal'> = { language: s.language, generator, critic, difficulty, executor, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, translateTo: this.translateTargets(s) };
       const item = (seed: string) => this.items.filter((i) => i.seed === seed);
-      const journals: Array<{ reused: number }> = [];
+      // One journal per seed, shared by its stages 1–5 and its translations (stage 6).
+      const journals = new Map<string, ReturnType<typeof store.journal>>();
       const contextOf = (seed: string, index: number): GenContext => {
-        this.items[index]!.state = 'running';
-        const journal = store.journal(job.id, seed, earlier.filter((e) => e.seed === seed), (entry) => {
-          for (const i of item(seed)) i.entries.push(entry);
-        });
-        journals.push(journal);
+        if (this.items[index]!.state === 'waiting') this.items[index]!.state = 'running';
+        let journal = journals.get(seed);
+        if (!journal) {
+          journal = store.journal(job.id, seed, earlier.filter((e) => e.seed === seed), (entry) => {
+            for (const i of item(seed)) i.entries.push(entry);
+          });
+          journals.set(seed, journal);
+        }
         return { ...base, journal };
       };
       const onSeed = (r: SeedResult, index: number) => this.decide(index, r.outcome);
+      const onTranslation = (t: TranslationOutcome, index: number) => {
+        const i = this.items[index];
+        if (i) i.translations = [...(i.translations ?? []), t];
+      };
       // Every seed gets its own journal from contextOf; the funnel's base context never asks.
-      const results = await runFunnel({ ...base, journal: store.journal(job.id, '', [], () => {}) }, job.seeds, s.concurrency, onSeed, undefined, contextOf);
+      const results = await runFunnel({ ...base, journal: store.journal(job.id, '', [], () => {}) }, job.seeds, s.concurrency, onSeed, onTranslation, contextOf);
       // The near-duplicate filter runs after every seed: its drops show now.
       results.forEach((r, i) => this.decide(i, r.outcome));
-      const records = results.flatMap((r) => (r.record ? [r.record] : []));
-      const jsonl = records.map((r) => JSON.stringify(r) + '\n').join('');
+      const jsonl = outputRecords(results).map((r) => JSON.stringify(r) + '\n').join('');
       const outcomes = results.map((r) => r.outcome);
       const manifest = generatedManifest(job, funnelCounts(outcomes), outcomes, {
         entries: this.items.reduce((n, i) => n + i.entries.length, 0),
-        reused: journals.reduce((n, j) => n + j.reused, 0),
+        reused: [...journals.values()].reduce((n, j) => n + j.reused, 0),
       });
       const done: StoredJob<JobSettings> = { ...job, state: 'done', output: { jsonl, manifest, outcomes } };
       await store.putJob(done);
@@ -231,6 +257,8 @@ export class GenerateStore {
     i.state = outcome.kept ? 'kept' : 'dropped';
     i.stage = outcome.stage;
     i.reason = outcome.reason;
+    // The funnel's final outcome lists stage 6 in seed and target order.
+    if (outcome.translations) i.translations = outcome.translations as TranslationOutcome[];
   }
 
   /** The newest job, as it was left: done (its output), or interrupted (Continue). */
@@ -278,5 +306,5 @@ export class GenerateStore {
 }
 
 function pickSettings(s: JobSettings): GenSettings {
-  return { language: s.language, concurrency: s.concurrency, criticModel: s.criticModel, difficultyModel: s.difficultyModel, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved };
+  return { language: s.language, concurrency: s.concurrency, criticModel: s.criticModel, difficultyModel: s.difficultyModel, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, translateTo: s.translateTo ?? [] };
 }
