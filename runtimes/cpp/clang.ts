@@ -40,6 +40,7 @@ import { GXX_HEADERS, REMOVED_FEATURE_FLAGS, libstdcxxDecline } from './headers'
 import glibcRandSource from './glibc-rand.c?raw';
 import { toLP64 } from './lp64';
 import { planJobs, runJobs, type ClangModule, type Tree } from './driver';
+import { PchCache, SPLICE_PREFIX } from './pch';
 import { declinedRun, OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
 import type { RunResult } from '../../src/contracts';
@@ -64,6 +65,10 @@ export interface CppRuntime extends SharingRuntime {
   readonly lastCompileMs: number;
 }
 
+
+/** The precompiled header's name in the compiler's tree, and in what a later worker gets. */
+const PCH_FILE = 'prefix.pch';
+const SHARED_PCH = 'splice-prefix.pch';
 
 /** A base that never resolves: only the in-memory files answer to it. */
 const IN_MEMORY_BASE = 'https://clang.benchtop.invalid/';
@@ -120,6 +125,18 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   const programArgs = [...compileFlags, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
   // The driver's compile and link command lines, the same for every program (driver.ts).
   const jobs = await planJobs(clang, programArgs, { ...headers, 'test.cpp': '', ...objects });
+  // The same with the program's first lines read from a precompiled header (pch.ts).
+  const pchArgs = [...compileFlags, '-include-pch', PCH_FILE, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
+  const pchJobs = jobs && (await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }));
+  const pchBuildArgs = [...compileFlags, '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header', 'prefix.hpp', '-o', PCH_FILE];
+  const pchs = new PchCache(async (header) => {
+    const built = await compile(clang, pchBuildArgs, { ...headers, 'prefix.hpp': `${header}\n` });
+    const pch = built.files?.[PCH_FILE];
+    return pch instanceof Uint8Array && built.diagnostics === '' ? pch : null;
+  });
+  const givenPch = given?.[SHARED_PCH];
+  if (givenPch instanceof Uint8Array) pchs.put(SPLICE_PREFIX, givenPch);
+  const splicePch = pchJobs ? await pchs.ensure(SPLICE_PREFIX) : null;
 
   let lastCompileMs = 0;
   return {
@@ -128,7 +145,11 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
       return lastCompileMs;
     },
     // Copies, taken before any program ran: nothing a later worker gets can be written by a program here.
-    shareable: () => ({ modules: { ...loaded.modules }, bytes: { 'exceptions.o': objects['exceptions.o'].slice(), 'glibc-rand.o': objects['glibc-rand.o'].slice() }, key }),
+    shareable: () => ({
+      modules: { ...loaded.modules },
+      bytes: { 'exceptions.o': objects['exceptions.o'].slice(), 'glibc-rand.o': objects['glibc-rand.o'].slice(), ...(splicePch ? { [SHARED_PCH]: splicePch.slice() } : {}) },
+      key,
+    }),
     async run(original) {
       const started = performance.now();
       // 64-bit `long` as under g++ on x86-64, or declined when pointer width may decide (lp64.ts).
@@ -142,8 +163,11 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
       const program = lp64.program;
       const stdout = new OutputCapture();
       const stderr = new OutputCapture();
-      const files: Tree = { ...headers, 'test.cpp': program, ...objects };
-      const built = await compile(clang, programArgs, files, jobs);
+      const prefix = pchJobs ? await pchs.prepare(program) : null;
+      let built = prefix && (await compile(clang, pchArgs, { ...headers, 'test.cpp': prefix.program, ...objects, [PCH_FILE]: prefix.pch }, pchJobs));
+      // Anything but a program: compiled again without the PCH, so that a compile error, its
+      // message or a compiler crash is exactly what the program alone gives.
+      if (!(built?.files?.test instanceof Uint8Array)) built = await compile(clang, programArgs, { ...headers, 'test.cpp': program, ...objects }, jobs);
       lastCompileMs = performance.now() - started;
       // The compiler's warnings and errors go to stderr, as in `g++ … && ./test` run by a shell.
       stderr.write(built.diagnostics);
