@@ -20,11 +20,13 @@
  * frame) and skips all of that but the unpacking. Each run instantiates LLVM afresh (the
  * compiler, then the linker), then the program.
  *
- * (A precompiled <iostream> would save about a second per program, but clang keeps every header
- * of a PCH that a program includes again open until it ends, and the WASI layer's table of ~128
- * descriptors runs out for most programs: "cannot open file …: Out of memory". A PCH of a
- * program's exact leading #include lines avoids that, but building it costs as much as the compile
- * it shortens by ~45%, so it pays only for a prefix seen three times or more: docs/bench.md.)
+ * Precompiled headers (pch.ts): a program's leading standard #include lines (and `using namespace
+ * std;`) are read from a PCH of exactly those lines, built once per worker (the splice's own two
+ * lines at load, handed on to later workers like the objects; a longer prefix when met again). A
+ * program that fails to compile with it is compiled again without, so a compile error is what the
+ * program alone gives. (One broad PCH of all the headers is not used: it would make names visible
+ * that the program never included, and clang keeps each header of a PCH that a program includes
+ * again open, more than the WASI layer's ~128 descriptors.)
  *
  * Not like g++ (docs/fidelity.md): wasm32 has a 32-bit `size_t` and pointers (`long` is widened
  * to 64 bits in the program's text, and programs whose verdict may depend on the pointer width are
@@ -56,6 +58,8 @@ export interface CppRuntimeOptions {
   shared?: RuntimeShared;
   /** Optimisation level (default -O1; -O0 trips an LLVM assertion on exceptions.cpp). */
   optimization?: '-O1' | '-O2';
+  /** Read a program's leading standard includes from a precompiled header (pch.ts; default true). */
+  precompiledHeaders?: boolean;
   /** More compiler flags (experiments). */
   extraFlags?: string[];
 }
@@ -127,7 +131,7 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   const jobs = await planJobs(clang, programArgs, { ...headers, 'test.cpp': '', ...objects });
   // The same with the program's first lines read from a precompiled header (pch.ts).
   const pchArgs = [...compileFlags, '-include-pch', PCH_FILE, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
-  const pchJobs = jobs && (await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }));
+  const pchJobs = jobs && options.precompiledHeaders !== false && (await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }));
   const pchBuildArgs = [...compileFlags, '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header', 'prefix.hpp', '-o', PCH_FILE];
   const pchs = new PchCache(async (header) => {
     const built = await compile(clang, pchBuildArgs, { ...headers, 'prefix.hpp': `${header}\n` });
