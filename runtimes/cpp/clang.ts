@@ -131,7 +131,7 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   const jobs = await planJobs(clang, programArgs, { ...headers, 'test.cpp': '', ...objects });
   // The same with the program's first lines read from a precompiled header (pch.ts).
   const pchArgs = [...compileFlags, '-include-pch', PCH_FILE, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
-  const pchJobs = jobs && options.precompiledHeaders !== false && (await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }));
+  const pchJobs = jobs && options.precompiledHeaders !== false ? await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }) : null;
   const pchBuildArgs = [...compileFlags, '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header', 'prefix.hpp', '-o', PCH_FILE];
   const pchs = new PchCache(async (header) => {
     const built = await compile(clang, pchBuildArgs, { ...headers, 'prefix.hpp': `${header}\n` });
