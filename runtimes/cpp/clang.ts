@@ -20,7 +20,8 @@
  * frame) and skips all of that but the unpacking. Each run instantiates LLVM afresh (the
  * compiler, then the linker), then the program.
  *
- * Precompiled headers (pch.ts): a program's leading standard #include lines (and `using namespace
+ * Precompiled headers (pch.ts; an experiment, off unless `precompiledHeaders`: no measured gain
+ * under Node yet): a program's leading standard #include lines (and `using namespace
  * std;`) are read from a PCH of exactly those lines, built once per worker (the splice's own two
  * lines at load, handed on to later workers like the objects; a longer prefix when met again). A
  * program that fails to compile with it is compiled again without, so a compile error is what the
@@ -58,7 +59,10 @@ export interface CppRuntimeOptions {
   shared?: RuntimeShared;
   /** Optimisation level (default -O1; -O0 trips an LLVM assertion on exceptions.cpp). */
   optimization?: '-O1' | '-O2';
-  /** Read a program's leading standard includes from a precompiled header (pch.ts; default true). */
+  /**
+   * Read a program's leading standard includes from a precompiled header (pch.ts). An experiment,
+   * off by default: under Node it gave no measurable gain per warm program (docs/bench.md).
+   */
   precompiledHeaders?: boolean;
   /** More compiler flags (experiments). */
   extraFlags?: string[];
@@ -131,7 +135,7 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   const jobs = await planJobs(clang, programArgs, { ...headers, 'test.cpp': '', ...objects });
   // The same with the program's first lines read from a precompiled header (pch.ts).
   const pchArgs = [...compileFlags, '-include-pch', PCH_FILE, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
-  const pchJobs = jobs && options.precompiledHeaders !== false ? await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }) : null;
+  const pchJobs = jobs && options.precompiledHeaders === true ? await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }) : null;
   const pchBuildArgs = [...compileFlags, '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header', 'prefix.hpp', '-o', PCH_FILE];
   const pchs = new PchCache(async (header) => {
     const built = await compile(clang, pchBuildArgs, { ...headers, 'prefix.hpp': `${header}\n` });

@@ -1,5 +1,7 @@
 /**
- * Precompiled headers for the C++ runtime (clang.ts). About three quarters of a program's compile
+ * Precompiled headers for the C++ runtime (clang.ts), an experiment: off unless the runtime is
+ * created with `precompiledHeaders: true`, because measured under Node (docs/bench.md) it gave no
+ * gain per warm program; not yet measured in Chromium. About three quarters of a program's compile
  * is clang parsing the standard headers its first lines include; a precompiled header (PCH) of
  * those lines makes that a load.
  *
