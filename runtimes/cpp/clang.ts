@@ -20,11 +20,14 @@
  * frame) and skips all of that but the unpacking. Each run instantiates LLVM afresh (the
  * compiler, then the linker), then the program.
  *
- * (A precompiled <iostream> would save about a second per program, but clang keeps every header
- * of a PCH that a program includes again open until it ends, and the WASI layer's table of ~128
- * descriptors runs out for most programs: "cannot open file …: Out of memory". A PCH of a
- * program's exact leading #include lines avoids that, but building it costs as much as the compile
- * it shortens by ~45%, so it pays only for a prefix seen three times or more: docs/bench.md.)
+ * Precompiled headers (pch.ts; an experiment, off unless `precompiledHeaders`: no measured gain
+ * under Node yet): a program's leading standard #include lines (and `using namespace
+ * std;`) are read from a PCH of exactly those lines, built once per worker (the splice's own two
+ * lines at load, handed on to later workers like the objects; a longer prefix when met again). A
+ * program that fails to compile with it is compiled again without, so a compile error is what the
+ * program alone gives. (One broad PCH of all the headers is not used: it would make names visible
+ * that the program never included, and clang keeps each header of a PCH that a program includes
+ * again open, more than the WASI layer's ~128 descriptors.)
  *
  * Not like g++ (docs/fidelity.md): wasm32 has a 32-bit `size_t` and pointers (`long` is widened
  * to 64 bits in the program's text, and programs whose verdict may depend on the pointer width are
@@ -40,6 +43,7 @@ import { GXX_HEADERS, REMOVED_FEATURE_FLAGS, libstdcxxDecline } from './headers'
 import glibcRandSource from './glibc-rand.c?raw';
 import { toLP64 } from './lp64';
 import { planJobs, runJobs, type ClangModule, type Tree } from './driver';
+import { PchCache, SPLICE_PREFIX } from './pch';
 import { declinedRun, OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
 import type { RunResult } from '../../src/contracts';
@@ -55,6 +59,11 @@ export interface CppRuntimeOptions {
   shared?: RuntimeShared;
   /** Optimisation level (default -O1; -O0 trips an LLVM assertion on exceptions.cpp). */
   optimization?: '-O1' | '-O2';
+  /**
+   * Read a program's leading standard includes from a precompiled header (pch.ts). An experiment,
+   * off by default: under Node it gave no measurable gain per warm program (docs/bench.md).
+   */
+  precompiledHeaders?: boolean;
   /** More compiler flags (experiments). */
   extraFlags?: string[];
 }
@@ -64,6 +73,10 @@ export interface CppRuntime extends SharingRuntime {
   readonly lastCompileMs: number;
 }
 
+
+/** The precompiled header's name in the compiler's tree, and in what a later worker gets. */
+const PCH_FILE = 'prefix.pch';
+const SHARED_PCH = 'splice-prefix.pch';
 
 /** A base that never resolves: only the in-memory files answer to it. */
 const IN_MEMORY_BASE = 'https://clang.benchtop.invalid/';
@@ -120,6 +133,18 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   const programArgs = [...compileFlags, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
   // The driver's compile and link command lines, the same for every program (driver.ts).
   const jobs = await planJobs(clang, programArgs, { ...headers, 'test.cpp': '', ...objects });
+  // The same with the program's first lines read from a precompiled header (pch.ts).
+  const pchArgs = [...compileFlags, '-include-pch', PCH_FILE, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
+  const pchJobs = jobs && options.precompiledHeaders === true ? await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }) : null;
+  const pchBuildArgs = [...compileFlags, '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header', 'prefix.hpp', '-o', PCH_FILE];
+  const pchs = new PchCache(async (header) => {
+    const built = await compile(clang, pchBuildArgs, { ...headers, 'prefix.hpp': `${header}\n` });
+    const pch = built.files?.[PCH_FILE];
+    return pch instanceof Uint8Array && built.diagnostics === '' ? pch : null;
+  });
+  const givenPch = given?.[SHARED_PCH];
+  if (givenPch instanceof Uint8Array) pchs.put(SPLICE_PREFIX, givenPch);
+  const splicePch = pchJobs ? await pchs.ensure(SPLICE_PREFIX) : null;
 
   let lastCompileMs = 0;
   return {
@@ -128,7 +153,11 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
       return lastCompileMs;
     },
     // Copies, taken before any program ran: nothing a later worker gets can be written by a program here.
-    shareable: () => ({ modules: { ...loaded.modules }, bytes: { 'exceptions.o': objects['exceptions.o'].slice(), 'glibc-rand.o': objects['glibc-rand.o'].slice() }, key }),
+    shareable: () => ({
+      modules: { ...loaded.modules },
+      bytes: { 'exceptions.o': objects['exceptions.o'].slice(), 'glibc-rand.o': objects['glibc-rand.o'].slice(), ...(splicePch ? { [SHARED_PCH]: splicePch.slice() } : {}) },
+      key,
+    }),
     async run(original) {
       const started = performance.now();
       // 64-bit `long` as under g++ on x86-64, or declined when pointer width may decide (lp64.ts).
@@ -142,8 +171,11 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
       const program = lp64.program;
       const stdout = new OutputCapture();
       const stderr = new OutputCapture();
-      const files: Tree = { ...headers, 'test.cpp': program, ...objects };
-      const built = await compile(clang, programArgs, files, jobs);
+      const prefix = pchJobs ? await pchs.prepare(program) : null;
+      let built = prefix && (await compile(clang, pchArgs, { ...headers, 'test.cpp': prefix.program, ...objects, [PCH_FILE]: prefix.pch }, pchJobs));
+      // Anything but a program: compiled again without the PCH, so that a compile error, its
+      // message or a compiler crash is exactly what the program alone gives.
+      if (!(built?.files?.test instanceof Uint8Array)) built = await compile(clang, programArgs, { ...headers, 'test.cpp': program, ...objects }, jobs);
       lastCompileMs = performance.now() - started;
       // The compiler's warnings and errors go to stderr, as in `g++ … && ./test` run by a shell.
       stderr.write(built.diagnostics);

@@ -7,11 +7,12 @@
 type Tree = { [name: string]: Tree | string | Uint8Array };
 
 /**
+ * The standard headers of C++17 (<bits/stdc++.h> includes them all; pch.ts precompiles them).
  * Headers of g++'s library that programs written for it use and libc++ lacks, searched before
  * libc++'s own (-isystem): <bits/stdc++.h>, and <algorithm> with libstdc++'s std::__gcd and
  * std::__lg added (names reserved to the implementation, so adding them changes no valid program).
  */
-const BITS_STDCXX = [
+export const STANDARD_HEADERS = [
   'cassert', 'cctype', 'cerrno', 'cfenv', 'cfloat', 'cinttypes', 'climits', 'clocale', 'cmath', 'csetjmp', 'csignal',
   'cstdarg', 'cstddef', 'cstdint', 'cstdio', 'cstdlib', 'cstring', 'ctime', 'cuchar', 'cwchar', 'cwctype',
   'algorithm', 'any', 'array', 'atomic', 'bitset', 'charconv', 'chrono', 'codecvt', 'complex', 'condition_variable',
@@ -20,7 +21,8 @@ const BITS_STDCXX = [
   'mutex', 'new', 'numeric', 'optional', 'ostream', 'queue', 'random', 'ratio', 'regex', 'scoped_allocator', 'set',
   'shared_mutex', 'sstream', 'stack', 'stdexcept', 'streambuf', 'string', 'string_view', 'system_error', 'thread',
   'tuple', 'type_traits', 'typeindex', 'typeinfo', 'unordered_map', 'unordered_set', 'utility', 'valarray', 'variant', 'vector',
-].map((h) => `#include <${h}>\n`).join('');
+];
+const BITS_STDCXX = STANDARD_HEADERS.map((h) => `#include <${h}>\n`).join('');
 const ALGORITHM = `#include_next <algorithm>
 #include <cstdlib>
 #ifndef BENCHTOP_LIBSTDCXX_ALGORITHM
