@@ -80,10 +80,13 @@ export function runProgram(ctx: GenContext, program: string): Promise<Journalled
 }
 
 const clip = (text: string, n = 80) => (text.length > n ? text.slice(0, n) + '…' : text);
-/** The line naming the error (`ZeroDivisionError: division by zero`), else the last line. */
+/**
+ * The line naming the error (`ZeroDivisionError: division by zero`; Go's `panic: …` or `fatal
+ * error: …`, which `go test` follows with its own FAIL lines), else the last line.
+ */
 function errorLine(text: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
-  return clip([...lines].reverse().find((l) => /^\w*(Error|Exception)\b/.test(l)) ?? lines.at(-1) ?? '', 200);
+  return clip([...lines].reverse().find((l) => /^(\w*(Error|Exception)\b|panic: |fatal error: )/.test(l)) ?? lines.at(-1) ?? '', 200);
 }
 const tail = (text: string, n = 400) => (text.length > n ? '…' + text.slice(-n) : text).trim();
 
