@@ -16,7 +16,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'benchtop-gen-providers-'));
 const KEYS = { OPENAI_API_KEY: 'sk-gen-openai-1', CRITIC_KEY: 'sk-ant-critic-2', SMALL_KEY: 'gm-small-3' };
 
 function node(script: string, args: string[]): Promise<Run> {
-  const env = { ...process.env, ...KEYS };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...KEYS };
   delete env.ANTHROPIC_API_KEY;
   delete env.GEMINI_API_KEY;
   return new Promise((resolve) => {

@@ -49,6 +49,8 @@ export interface GenMock {
   keys: Array<string | undefined>;
   /** Indexes (into bodies) of requests whose client went away before the reply. */
   aborted: Set<number>;
+  /** Requests received and not yet answered or given up. */
+  pending(): number;
   /** Holds each reply this long (ms) from now on. */
   setDelay(ms: number): void;
   /** The stage each request was for ('solution', 'tests', 'statement', 'critic', 'difficulty', 'translation'). */
@@ -189,6 +191,7 @@ export async function startGenMock(): Promise<GenMock> {
   const kinds: WireKind[] = [];
   const keys: Array<string | undefined> = [];
   const aborted = new Set<number>();
+  const open = new Set<number>();
   let delayMs = 0;
 
   /** The request's system and user turns, whatever its wire format. */
@@ -228,7 +231,9 @@ export async function startGenMock(): Promise<GenMock> {
       kinds.push(kind);
       const header = (name: string) => (typeof req.headers[name] === 'string' ? req.headers[name] : undefined);
       keys.push(header('authorization')?.replace(/^Bearer /, '') ?? header('x-api-key') ?? header('x-goog-api-key'));
+      open.add(index);
       res.on('close', () => {
+        open.delete(index);
         if (!res.writableFinished) aborted.add(index);
       });
       try {
@@ -255,6 +260,7 @@ export async function startGenMock(): Promise<GenMock> {
     kinds,
     keys,
     aborted,
+    pending: () => open.size,
     setDelay: (ms) => {
       delayMs = ms;
     },

@@ -11,7 +11,7 @@ import { GEN_LANGUAGES } from '../../gen/harness';
 import { GenStore, type StoredEntry, type StoredJob } from '../../gen/journal-idb';
 import type { SeedOutcome } from '../../gen/journal';
 import { GEN_SYSTEM } from '../../gen/prompts';
-import type { GenContext } from '../../gen/stages';
+import { Stopped, type GenContext } from '../../gen/stages';
 import { meteredModel, type Meter } from '../../models/meter';
 import { createProviderModel, type ProviderSettings } from '../../models/providers';
 import { costOf, emptyTotals, type UsageTotals } from '../../models/usage';
@@ -77,14 +77,30 @@ export class GenerateStore {
   error = $state<string | null>(null);
   readonly languages = GEN_LANGUAGES;
   private readonly store: Promise<GenStore>;
+  /** Aborts the running job's model requests and abandons its runs (Stop). */
+  private controller: AbortController | null = null;
 
   constructor(private readonly deps: GenerateDeps) {
     this.store = GenStore.open();
     void this.restore();
   }
 
+  /** A job to Continue: stopped, or interrupted (stored as running, no tab runs it). */
   get interrupted(): boolean {
-    return !this.running && this.job?.state === 'running';
+    return !this.running && (this.job?.state === 'running' || this.job?.state === 'stopped');
+  }
+
+  get stopped(): boolean {
+    return !this.running && this.job?.state === 'stopped';
+  }
+
+  /**
+   * Ends the running job: the model requests in flight are aborted, the runs left to the pool and
+   * anything answered after this moment are not journalled; the job is stored as stopped once the
+   * funnel has wound down (execute), everything journalled before kept for Continue.
+   */
+  stop(): void {
+    this.controller?.abort();
   }
 
   /** Seeds the next job would use. */
@@ -167,6 +183,9 @@ export class GenerateStore {
   private async execute(job: StoredJob<JobSettings>, earlier: StoredEntry[]): Promise<void> {
     this.running = true;
     this.error = null;
+    const controller = (this.controller = new AbortController());
+    // Running again: a reload from here on shows it interrupted, not stopped.
+    if (job.state !== 'running') await (await this.store).putJob((job = { ...job, state: 'running' }));
     this.job = job;
     this.counters = emptyCounters();
     this.items = this.itemsOf(job, earlier);
@@ -192,7 +211,7 @@ export class GenerateStore {
       // The difficulty model is asked as an evaluation asks: the evaluation system prompt.
       const difficulty = s.difficultyModel.trim() ? metered(s.difficultyModel.trim(), SYSTEM_PROMPT) : undefined;
       const store = await this.store;
-      const base: Omit<GenContext, 'journal'> = { language: s.language, generator, critic, difficulty, executor, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved };
+      const base: Omit<GenContext, 'journal'> = { language: s.language, generator, critic, difficulty, executor, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, signal: controller.signal };
       const item = (seed: string) => this.items.filter((i) => i.seed === seed);
       const journals: Array<{ reused: number }> = [];
       const contextOf = (seed: string, index: number): GenContext => {
@@ -219,10 +238,20 @@ export class GenerateStore {
       await store.putJob(done);
       this.job = done;
     } catch (e) {
-      this.error = e instanceof AuthenticationError ? `The provider refused the key: ${e.message}` : (e as Error).message;
+      if (e instanceof Stopped || controller.signal.aborted) await this.markStopped(job);
+      else this.error = e instanceof AuthenticationError ? `The provider refused the key: ${e.message}` : (e as Error).message;
     } finally {
+      this.controller = null;
       this.running = false;
     }
+  }
+
+  /** The stopped job, stored so; its undecided seeds wait for Continue. */
+  private async markStopped(job: StoredJob<JobSettings>): Promise<void> {
+    const stopped: StoredJob<JobSettings> = { ...job, state: 'stopped' };
+    await (await this.store).putJob(stopped);
+    this.job = stopped;
+    for (const i of this.items) if (i.state === 'running') i.state = 'waiting';
   }
 
   private decide(index: number, outcome: SeedOutcome): void {
