@@ -3,7 +3,9 @@
  * (tests/support/gen-mock-provider.ts, replies held 500 ms so a question is in flight): Stop aborts
  * the request in flight, asks nothing more, stores the job as stopped with every answer received
  * so far; Continue asks no answered question again and the set evaluates at 100% with the
- * canonical solutions (SPEC §5: each canonical solution passes its own tests).
+ * canonical solutions (SPEC §5: each canonical solution passes its own tests). The job's critic is
+ * on Anthropic and its difficulty model on Gemini (the mock speaks both), each with its own key,
+ * before the Stop and after the Continue.
  *
  * Needs `dist/` (npm test builds it). Uses Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
  */
@@ -54,7 +56,7 @@ describe('Stop in the Generate tab', () => {
 
   afterAll(() => mock?.close());
 
-  it('Stop ends the requests in flight and keeps what was answered; Continue asks nothing twice and the set evaluates at 100%', { timeout: 420_000 }, async () => {
+  it('Stop ends the requests in flight and keeps what was answered; Continue asks nothing twice, each model on its own provider, and the set evaluates at 100%', { timeout: 420_000 }, async () => {
     await page.getByTestId('view-generate').click();
     for (const seed of SEEDS) {
       await page.getByTestId('gen-snippet').fill(seed);
@@ -64,6 +66,13 @@ describe('Stop in the Generate tab', () => {
     await page.getByTestId('gen-concurrency').fill('1');
     await page.getByTestId('gen-difficulty-model').fill('mock-small');
     await page.getByTestId('gen-samples').fill('2');
+    await page.getByTestId('gen-critic-model').fill('mock-critic');
+    await page.getByTestId('gen-critic-provider').selectOption('anthropic');
+    await page.getByTestId('gen-critic-base-url').fill(mock.baseUrls.anthropic);
+    await page.getByTestId('gen-critic-key').fill('sk-ant-page');
+    await page.getByTestId('gen-difficulty-provider').selectOption('gemini');
+    await page.getByTestId('gen-difficulty-base-url').fill(mock.baseUrls.gemini);
+    await page.getByTestId('gen-difficulty-key').fill('gm-page');
     await page.getByTestId('provider-key').fill('sk-gen-stop-test');
     mock.setDelay(500);
     await page.getByTestId('gen-start').click();
@@ -99,6 +108,11 @@ describe('Stop in the Generate tab', () => {
     expect(after.filter((b) => answeredBefore.has(b) && !b.includes('You are an expert programmer'))).toEqual([]);
     expect(after.filter((b) => b === mock.bodies[inFlight]).length).toBeGreaterThanOrEqual(1);
     expect(mock.stages).not.toContain('error');
+    // Each model on its provider with its key: the critic once per problem, the difficulty model twice.
+    const asked = (stage: string) => mock.stages.flatMap((st, i) => (st === stage && !mock.aborted.has(i) ? [`${mock.kinds[i]} ${mock.keys[i]}`] : []));
+    expect(asked('critic')).toEqual(['anthropic sk-ant-page', 'anthropic sk-ant-page']);
+    expect(asked('difficulty')).toEqual(Array(4).fill('gemini gm-page'));
+    expect(new Set(asked('solution').concat(asked('tests'), asked('statement')))).toEqual(new Set(['openai sk-gen-stop-test']));
     const done = await stored();
     expect(done.states).toEqual(['done']);
     expect(done.asks).toBe(answered().length);

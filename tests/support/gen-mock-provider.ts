@@ -213,7 +213,8 @@ export async function startGenMock(): Promise<GenMock> {
 
   const kindOf = (url: string): WireKind | undefined => (url === '/v1/chat/completions' ? 'openai'
     : url === '/anthropic/v1/messages' ? 'anthropic'
-      : /^\/gemini\/v1beta\/models\/[\w.-]+:generateContent$/.test(url) ? 'gemini' : undefined);
+            // A streaming request (the page streams) gets the whole reply as JSON, which the clients accept.
+      : /^\/gemini\/v1beta\/models\/[\w.-]+:(generateContent|streamGenerateContent\?alt=sse)$/.test(url) ? 'gemini' : undefined);
 
   const server = createServer((req, res) => {
     // CORS, so the page (another origin) can call it; preflights are answered, not recorded.

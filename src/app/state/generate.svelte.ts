@@ -15,11 +15,11 @@ import { Stopped, type GenContext } from '../../gen/stages';
 import { meteredModel, type Meter } from '../../models/meter';
 import { createProviderModel, type ProviderSettings } from '../../models/providers';
 import { costOf, emptyTotals, type UsageTotals } from '../../models/usage';
-import type { RunSource } from '../../store/types';
 import { download } from '../lib/download';
 import { generatedManifest } from '../lib/gen-output';
 import { readFile } from '../lib/load';
 import { seedsFor, seedsFromFile, type SeedInput } from '../lib/seeds';
+import { roleSource, SAME_PROVIDER, type ProviderSource, type RoleProvider } from './generate-models';
 import type { DatasetStore } from './dataset.svelte';
 import type { Runtimes } from './runtimes.svelte';
 import type { AnswerSources } from './sources.svelte';
@@ -28,16 +28,19 @@ import type { ViewState } from './view.svelte';
 export interface GenSettings {
   language: LanguageId;
   concurrency: number;
-  /** Model names on the Model panel's provider; empty: the critic is the generator, no difficulty model. */
+  /** Model names; empty: the critic is the generator, no difficulty model. */
   criticModel: string;
   difficultyModel: string;
+  /** Their providers: the generator's (the Model panel's) unless another preset is picked. */
+  criticProvider: RoleProvider;
+  difficultyProvider: RoleProvider;
   samples: number;
   criticThreshold: number;
   dropAlwaysSolved: boolean;
 }
 
-type ProviderSource = Extract<RunSource, { kind: 'provider' }>;
-export type JobSettings = GenSettings & { provider: ProviderSource; generatorId: string };
+/** `roles`: the critic's and difficulty model's sources when on another provider than the generator. */
+export type JobSettings = GenSettings & { provider: ProviderSource; generatorId: string; roles?: { critic?: ProviderSource; difficulty?: ProviderSource } };
 
 export interface GenItem {
   index: number;
@@ -68,7 +71,7 @@ export interface GenerateDeps {
 export class GenerateStore {
   seeds = $state<SeedInput[]>([]);
   seedErrors = $state<string[]>([]);
-  settings = $state<GenSettings>({ language: 'python', concurrency: 2, criticModel: '', difficultyModel: '', samples: 10, criticThreshold: 6, dropAlwaysSolved: false });
+  settings = $state<GenSettings>({ language: 'python', concurrency: 2, criticModel: '', difficultyModel: '', criticProvider: SAME_PROVIDER, difficultyProvider: SAME_PROVIDER, samples: 10, criticThreshold: 6, dropAlwaysSolved: false });
   /** The job shown: running here, done, or interrupted (stored as running, no tab runs it). */
   job = $state.raw<StoredJob<JobSettings> | null>(null);
   running = $state(false);
@@ -150,7 +153,11 @@ export class GenerateStore {
   async start(): Promise<void> {
     if (this.running || this.problems.length) return;
     const provider = this.deps.sources.provider;
-    const settings: JobSettings = { ...$state.snapshot(this.settings), provider: provider.runSource(), generatorId: provider.settings().id! };
+    const chosen = $state.snapshot(this.settings);
+    const critic = roleSource(provider, chosen.criticProvider, chosen.criticModel);
+    const difficulty = roleSource(provider, chosen.difficultyProvider, chosen.difficultyModel);
+    const roles = { ...(critic ? { critic } : {}), ...(difficulty ? { difficulty } : {}) };
+    const settings: JobSettings = { ...chosen, provider: provider.runSource(), generatorId: provider.settings().id!, roles };
     const seeds = this.usable.map((s) => ({ name: s.name, code: s.code }));
     const job: StoredJob<JobSettings> = { id: `gen-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, createdAt: Date.now(), settings, seeds, state: 'running' };
     await (await this.store).putJob(job);
@@ -171,10 +178,11 @@ export class GenerateStore {
     });
   }
 
-  private providerModel(job: StoredJob<JobSettings>, model: string, systemPrompt: string, onChange: () => void): { model: AnswerSource; meter: Readonly<Meter> } {
-    const source = job.settings.provider;
-    const prefix = job.settings.generatorId.slice(0, job.settings.generatorId.indexOf(':'));
-    const id = model === source.settings.model ? job.settings.generatorId : `${prefix}:${model}`;
+  /** `role`: the source of a model on another provider (else the generator's provider). */
+  private providerModel(job: StoredJob<JobSettings>, model: string, systemPrompt: string, onChange: () => void, role?: ProviderSource): { model: AnswerSource; meter: Readonly<Meter> } {
+    const source = role ?? job.settings.provider;
+    const prefix = role ? role.presetId : job.settings.generatorId.slice(0, job.settings.generatorId.indexOf(':'));
+    const id = !role && model === source.settings.model ? job.settings.generatorId : `${prefix}:${model}`;
     // The generator's prompts are chat turns: completion mode is for evaluating base models only.
     const settings: ProviderSettings = { ...this.deps.sources.provider.settingsFor(source, id), model, systemPrompt, completion: undefined };
     return meteredModel(createProviderModel(settings), onChange);
@@ -192,7 +200,9 @@ export class GenerateStore {
     try {
       const s = job.settings;
       const provider = this.deps.sources.provider;
-      if (!provider.hasKeyFor(s.provider)) throw new Error(`Enter your API key for ${s.provider.presetName} in the Model panel (kept in memory only), then Continue.`);
+      for (const source of [s.provider, s.roles?.critic, s.roles?.difficulty]) {
+        if (source && !provider.hasKeyFor(source)) throw new Error(`Enter your API key for ${source.presetName} (kept in memory only), then Continue.`);
+      }
       this.deps.runtimes.ensureStarted();
       const executor = await this.deps.runtimes.forRun();
       const meters: Array<Readonly<Meter>> = [];
@@ -201,15 +211,15 @@ export class GenerateStore {
         for (const m of meters) for (const k of Object.keys(sum) as Array<keyof GenCounters>) sum[k] += m[k];
         this.counters = sum;
       };
-      const metered = (model: string, system: string) => {
-        const m = this.providerModel(job, model, system, update);
+      const metered = (model: string, system: string, role?: ProviderSource) => {
+        const m = this.providerModel(job, model, system, update, role);
         meters.push(m.meter);
         return m.model;
       };
       const generator = metered(s.provider.settings.model, GEN_SYSTEM);
-      const critic = s.criticModel.trim() ? metered(s.criticModel.trim(), GEN_SYSTEM) : generator;
+      const critic = s.criticModel.trim() ? metered(s.criticModel.trim(), GEN_SYSTEM, s.roles?.critic) : generator;
       // The difficulty model is asked as an evaluation asks: the evaluation system prompt.
-      const difficulty = s.difficultyModel.trim() ? metered(s.difficultyModel.trim(), SYSTEM_PROMPT) : undefined;
+      const difficulty = s.difficultyModel.trim() ? metered(s.difficultyModel.trim(), SYSTEM_PROMPT, s.roles?.difficulty) : undefined;
       const store = await this.store;
       const base: Omit<GenContext, 'journal'> = { language: s.language, generator, critic, difficulty, executor, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, signal: controller.signal };
       const item = (seed: string) => this.items.filter((i) => i.seed === seed);
@@ -307,5 +317,10 @@ export class GenerateStore {
 }
 
 function pickSettings(s: JobSettings): GenSettings {
-  return { language: s.language, concurrency: s.concurrency, criticModel: s.criticModel, difficultyModel: s.difficultyModel, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved };
+  return {
+    language: s.language, concurrency: s.concurrency, criticModel: s.criticModel, difficultyModel: s.difficultyModel,
+    // Jobs stored before the providers could differ: the generator's.
+    criticProvider: s.criticProvider ?? SAME_PROVIDER, difficultyProvider: s.difficultyProvider ?? SAME_PROVIDER,
+    samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved,
+  };
 }
