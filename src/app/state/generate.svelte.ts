@@ -116,8 +116,11 @@ export class GenerateStore {
     return funnelCounts(this.items.filter((i) => i.state === 'kept' || i.state === 'dropped').map((i) => ({ seed: i.seed, kept: i.state === 'kept', stage: i.stage, reason: i.reason })));
   }
 
+  /** Each model's tokens at its own provider's prices (null: nothing metered in this tab yet). */
+  private spent = $state<number | undefined | null>(null);
+
   get cost(): number | undefined {
-    return costOf(this.counters, this.job?.settings.provider.prices);
+    return this.spent !== null ? this.spent : costOf(this.counters, this.job?.settings.provider.prices);
   }
 
   /** Why a job cannot start now (empty when it can). */
@@ -196,6 +199,7 @@ export class GenerateStore {
     if (job.state !== 'running') await (await this.store).putJob((job = { ...job, state: 'running' }));
     this.job = job;
     this.counters = emptyCounters();
+    this.spent = null;
     this.items = this.itemsOf(job, earlier);
     try {
       const s = job.settings;
@@ -205,15 +209,18 @@ export class GenerateStore {
       }
       this.deps.runtimes.ensureStarted();
       const executor = await this.deps.runtimes.forRun();
-      const meters: Array<Readonly<Meter>> = [];
+      const meters: Array<{ meter: Readonly<Meter>; prices: ProviderSource['prices'] }> = [];
       const update = () => {
         const sum = emptyCounters();
-        for (const m of meters) for (const k of Object.keys(sum) as Array<keyof GenCounters>) sum[k] += m[k];
+        for (const { meter } of meters) for (const k of Object.keys(sum) as Array<keyof GenCounters>) sum[k] += meter[k];
         this.counters = sum;
+        // Unknown as soon as a model that used tokens has no prices.
+        const costs = meters.filter((m) => m.meter.inputTokens || m.meter.outputTokens).map((m) => costOf(m.meter, m.prices));
+        this.spent = costs.some((c) => c === undefined) ? undefined : costs.reduce<number>((a, c) => a + c!, 0);
       };
       const metered = (model: string, system: string, role?: ProviderSource) => {
         const m = this.providerModel(job, model, system, update, role);
-        meters.push(m.meter);
+        meters.push({ meter: m.meter, prices: (role ?? s.provider).prices });
         return m.model;
       };
       const generator = metered(s.provider.settings.model, GEN_SYSTEM);
@@ -313,6 +320,7 @@ export class GenerateStore {
     this.job = null;
     this.items = [];
     this.counters = emptyCounters();
+    this.spent = null;
   }
 }
 
