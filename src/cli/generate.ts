@@ -20,10 +20,12 @@ const USAGE = `usage: npm run generate -- --seeds FILE --language python --model
   --seeds FILE            JSONL of {"language", "code"} records (others' languages are skipped)
   --language L            ${GEN_LANGUAGES.join(' | ')}
   --model P:M             the generator (any provider preset, as for npm run eval)
-  [--base-url URL] [--api-key-env VAR]   for every model named here
-  [--critic-model P:M]    judges statement/test consistency (default: --model)
+  [--base-url URL] [--api-key-env VAR]   the generator's, and a critic's or difficulty model's on the same provider
+  [--critic-model P:M]    judges statement/test consistency (default: --model); any provider (openai:, anthropic:, gemini:, …)
+  [--critic-base-url URL] [--critic-api-key-env VAR]           the critic's own (default: its provider's)
   [--critic-threshold N]  keep scores at or above N of 10 (default 6)
   [--difficulty-model P:M] answers each problem --samples times: 0 solved hard, 1-5 medium, more easy
+  [--difficulty-base-url URL] [--difficulty-api-key-env VAR]   the difficulty model's own
   [--samples K]           (default 10)    [--drop-always-solved]
   [--translate-to L,L]    stage 6: translate each kept problem into these languages, verified by execution
   [--runner URL]...       remote runner(s) (npm run runner) for languages without an in-page runtime (go)
@@ -32,13 +34,17 @@ const USAGE = `usage: npm run generate -- --seeds FILE --language python --model
   [--out gen.jsonl]       also <out>.journal.jsonl and <out>.manifest.json
   [--resume]              answer from the journal: no question is asked twice`;
 
+type Role = 'generator' | 'critic' | 'difficulty';
+type ConnectionFlags = { 'base-url'?: string; 'api-key-env'?: string };
+
 interface GenOptions {
   seeds: string;
   language: LanguageId;
   model: string;
   critic?: string;
   difficulty?: string;
-  values: Record<string, string | boolean | undefined>;
+  /** --base-url/--api-key-env of each model role (the generator's are the plain flags). */
+  values: Record<Role, ConnectionFlags>;
   samples: number;
   criticThreshold: number;
   dropAlwaysSolved: boolean;
@@ -64,6 +70,8 @@ function parse(argv: string[]): GenOptions {
       seeds: { type: 'string' }, language: { type: 'string' }, model: { type: 'string' },
       'base-url': { type: 'string' }, 'api-key-env': { type: 'string' },
       'critic-model': { type: 'string' }, 'critic-threshold': { type: 'string' },
+      'critic-base-url': { type: 'string' }, 'critic-api-key-env': { type: 'string' },
+      'difficulty-base-url': { type: 'string' }, 'difficulty-api-key-env': { type: 'string' },
       'difficulty-model': { type: 'string' }, samples: { type: 'string' }, 'drop-always-solved': { type: 'boolean' },
       concurrency: { type: 'string' }, out: { type: 'string' }, resume: { type: 'boolean' },
       'translate-to': { type: 'string' }, runner: { type: 'string', multiple: true }, 'runner-token': { type: 'string' },
@@ -85,6 +93,10 @@ function parse(argv: string[]): GenOptions {
   const badRunner = runners.find((u) => !/^https?:\/\/[^/]/.test(u));
   if (badRunner !== undefined) throw new UsageError(`--runner must be an http(s) URL, got "${badRunner}"`);
   const runnerToken = values['runner-token'] ?? process.env.RUNNER_TOKEN;
+  for (const role of ['critic', 'difficulty'] as const) {
+    const stray = (['base-url', 'api-key-env'] as const).find((f) => values[`${role}-${f}`] !== undefined);
+    if (stray && !values[`${role}-model`]) throw new UsageError(`--${role}-${stray} applies only with --${role}-model`);
+  }
   return {
     translateTo,
     runners,
@@ -94,7 +106,11 @@ function parse(argv: string[]): GenOptions {
     model: values.model,
     critic: values['critic-model'],
     difficulty: values['difficulty-model'],
-    values: { 'base-url': values['base-url'], 'api-key-env': values['api-key-env'] },
+    values: {
+      generator: { 'base-url': values['base-url'], 'api-key-env': values['api-key-env'] },
+      critic: { 'base-url': values['critic-base-url'], 'api-key-env': values['critic-api-key-env'] },
+      difficulty: { 'base-url': values['difficulty-base-url'], 'api-key-env': values['difficulty-api-key-env'] },
+    },
     samples: whole('samples', values.samples, 10),
     criticThreshold: threshold,
     dropAlwaysSolved: values['drop-always-solved'] === true,
@@ -104,9 +120,23 @@ function parse(argv: string[]): GenOptions {
   };
 }
 
-async function model(options: GenOptions, spec: string, systemPrompt: string | undefined): Promise<CliModel> {
-  const choice = parseProvider({ ...options.values, model: spec });
-  if (!choice) throw new UsageError(`--model must name a provider model such as openai:<model>, got "${spec}"`);
+const presetOf = (spec: string) => spec.slice(0, Math.max(0, spec.indexOf(':')));
+
+/**
+ * A role's model, parsed as `npm run eval` parses --model. Its connection: its own flags, else the
+ * generator's when on the generator's provider, else its provider's defaults (base URL, key variable).
+ */
+async function model(options: GenOptions, role: Role, spec: string, systemPrompt: string | undefined): Promise<CliModel> {
+  const own = options.values[role];
+  const shared = role !== 'generator' && presetOf(spec) === presetOf(options.model) ? options.values.generator : {};
+  const flag = role === 'generator' ? '--model' : `--${role}-model`;
+  let choice;
+  try {
+    choice = parseProvider({ 'base-url': own['base-url'] ?? shared['base-url'], 'api-key-env': own['api-key-env'] ?? shared['api-key-env'], model: spec });
+  } catch (e) {
+    throw e instanceof UsageError && role !== 'generator' ? new UsageError(`${flag}: ${e.message.replace(/--(base-url|api-key-env)/, `--${role}-$1`)}`) : e;
+  }
+  if (!choice) throw new UsageError(`${flag} must name a provider model such as openai:<model>, anthropic:<model>, gemini:<model>, got "${spec}"`);
   return providerModel(spec, choice, {}, process.env, false, systemPrompt);
 }
 
@@ -130,10 +160,10 @@ async function main(options: GenOptions): Promise<void> {
   const started = new Date().toISOString();
   const seeds = readSeeds(options.seeds, options.language);
   if (!seeds.length) throw new UsageError(`${options.seeds} holds no ${options.language} seeds`);
-  const generator = await model(options, options.model, GEN_SYSTEM);
-  const critic = options.critic ? await model(options, options.critic, GEN_SYSTEM) : generator;
+  const generator = await model(options, 'generator', options.model, GEN_SYSTEM);
+  const critic = options.critic ? await model(options, 'critic', options.critic, GEN_SYSTEM) : generator;
   // The difficulty model is asked exactly as `npm run eval` asks: the evaluation system prompt.
-  const difficulty = options.difficulty ? await model(options, options.difficulty, undefined) : undefined;
+  const difficulty = options.difficulty ? await model(options, 'difficulty', options.difficulty, undefined) : undefined;
   const journalPath = `${options.out}.journal.jsonl`;
   // Never throw paid-for answers away by forgetting --resume.
   if (!options.resume && existsSync(journalPath) && statSync(journalPath).size > 0) {

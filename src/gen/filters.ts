@@ -6,7 +6,7 @@
 import type { AnswerSource, BenchRecord, Executor, Problem, RunRequest } from '../contracts';
 import { evaluateProblem } from '../core/engine';
 import { problemId } from '../core/ids';
-import { ask, Drop, type GenContext } from './stages';
+import { ask, Drop, Stopped, unlessStopped, type GenContext } from './stages';
 import { CATEGORIES, fill, languageName } from './prompts';
 
 export interface Review {
@@ -42,16 +42,18 @@ export async function difficultyFilter(ctx: GenContext, record: BenchRecord): Pr
   const problem: Problem = { id: problemId(ctx.language, record.question), index: 0, line: 0, language: ctx.language, difficulty: record.difficulty, record };
   const journalled: AnswerSource = {
     id: model.id,
-    answer: (p, signal, context) => ctx.journal.memo('ask', [model.id, 'difficulty', p.record.question, context?.sample ?? 0], () => model.answer(p, signal, context)),
+    answer: (p, signal, context) => ctx.journal.memo('ask', [model.id, 'difficulty', p.record.question, context?.sample ?? 0], () => unlessStopped(ctx.signal, model.answer(p, signal, context))),
   };
   const executor: Executor = {
     languages: () => ctx.executor.languages(),
-    run: (request: RunRequest) => ctx.journal.memo('run', [request.language, request.program, request.timeoutMs], () => ctx.executor.run(request)),
+    run: (request: RunRequest) => ctx.journal.memo('run', [request.language, request.program, request.timeoutMs], () => unlessStopped(ctx.signal, ctx.executor.run(request))),
     dispose: async () => {},
   };
   let passes = 0;
   for (let sample = 0; sample < ctx.samples; sample++) {
-    const result = await evaluateProblem(problem, journalled, executor, {}, undefined, { sample, turn: 1, history: [] });
+    const result = await evaluateProblem(problem, journalled, executor, {}, ctx.signal, { sample, turn: 1, history: [] });
+    // A stopped job's sample is no verdict (the engine reports the aborted answer as an error).
+    if (ctx.signal?.aborted) throw new Stopped();
     if (result.verdict === 'infra_error' || result.verdict === 'unsupported') throw new Drop('filters', `difficulty check could not run: ${result.error}`);
     if (result.verdict === 'passed') passes++;
   }

@@ -8,7 +8,7 @@ import type { BenchRecord } from '../contracts';
 import { criticFilter, difficultyFilter, nearDuplicate } from './filters';
 import { mutants } from './harness';
 import { hashText, PROMPT_VERSION } from './prompts';
-import { Drop, outputsStage, solutionStage, STAGES, statementStage, testsStage, type GenContext, type Stage } from './stages';
+import { Drop, Stopped, outputsStage, solutionStage, STAGES, statementStage, testsStage, type GenContext, type Stage } from './stages';
 import type { SeedOutcome } from './journal';
 import { translateProblem, type SourceInputs, type TranslationOutcome } from './translate';
 
@@ -59,13 +59,26 @@ async function generateOne(ctx: GenContext, seed: Seed): Promise<{ record: Bench
   return { record: kept, inputs: solved };
 }
 
-/** Runs `job` on each index with at most `concurrency` in flight. */
-async function pool(count: number, concurrency: number, job: (index: number) => Promise<void>): Promise<void> {
+/**
+ * Runs `job` on each index with at most `concurrency` in flight. After a failure (a refused key, a
+ * Stop) no job starts, and it rejects only once the jobs in flight have ended: nothing of the run
+ * goes on behind a stopped job's back.
+ */
+async function pool(count: number, concurrency: number, job: (index: number) => Promise<void>, signal?: AbortSignal): Promise<void> {
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < count) await job(next++);
+    while (next < count && !failure && !signal?.aborted) {
+      try {
+        await job(next++);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, worker));
+  if (failure) throw failure.error;
+  if (signal?.aborted) throw new Stopped();
 }
 
 /** `contextOf`: the context of one seed (the page gives each seed a journal of its own, for its item view). */
@@ -90,7 +103,7 @@ export async function runFunnel(
     }
     results[index] = result;
     onSeed?.(result, index);
-  });
+  }, ctx.signal);
   // Near duplicates, in seed order, so the first of two similar problems is the one kept.
   const kept: string[] = [];
   for (const r of results) {
@@ -122,7 +135,7 @@ async function translateAll(ctx: GenContext, results: SeedResult[], inputs: Map<
       done[j] = { outcome: { to, kept: false, stage: e.stage, reason: e.reason } };
     }
     onTranslation?.(done[j]!.outcome, index);
-  });
+  }, ctx.signal);
   // In seed order and target order, whatever order they finished in.
   jobs.forEach(({ index }, j) => {
     const r = results[index]!;

@@ -26,7 +26,8 @@ export interface StoredJob<T = unknown> {
   createdAt: number;
   settings: T;
   seeds: Array<{ name: string; code: string }>;
-  state: 'running' | 'done';
+  /** stopped: the Stop button; running with no tab running it: interrupted (a reload, a crash). */
+  state: 'running' | 'stopped' | 'done';
   /** Set when the job is done: the JSONL, the manifest and each seed's outcome. */
   output?: { jsonl: string; manifest: string; outcomes: unknown[] };
 }

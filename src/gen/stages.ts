@@ -20,6 +20,39 @@ export class Drop extends Error {
   }
 }
 
+/** The job was stopped (the page's Stop): not a verdict on the seed, which is continued later. */
+export class Stopped extends Error {
+  constructor() {
+    super('stopped');
+  }
+}
+
+/**
+ * `work`, unless the job is stopped first: then Stopped at once, and what `work` gives later is
+ * thrown away (a run left in the pool, a reply that raced the abort), so nothing is journalled
+ * after a Stop and a continued job asks and runs it again in order.
+ */
+export async function unlessStopped<T>(signal: AbortSignal | undefined, work: Promise<T>): Promise<T> {
+  if (!signal) return work;
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Stopped());
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const value = await Promise.race([work, aborted]);
+    if (signal.aborted) throw new Stopped();
+    return value;
+  } catch (e) {
+    if (signal.aborted) throw new Stopped();
+    throw e;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    aborted.catch(() => {});
+  }
+}
+
 export interface GenContext {
   language: LanguageId;
   generator: AnswerSource;
@@ -32,6 +65,8 @@ export interface GenContext {
   dropAlwaysSolved: boolean;
   /** Stage 6: languages each kept problem is translated into (none: no translation). */
   translateTo?: readonly LanguageId[];
+  /** The page's Stop: aborts the model requests in flight and abandons the runs (Stopped). */
+  signal?: AbortSignal;
 }
 
 export interface Case {
@@ -47,8 +82,9 @@ function promptProblem(language: LanguageId, prompt: string): Problem {
 /** One model response, journalled; failures after the provider's retries drop the seed. */
 export async function ask(ctx: GenContext, model: AnswerSource, stage: Stage, prompt: string, history: readonly PriorTurn[] = []): Promise<string> {
   try {
-    return await ctx.journal.memo('ask', [model.id, prompt, history], async () => (await model.answer(promptProblem(ctx.language, prompt), undefined, { sample: 0, turn: history.length + 1, history })).text);
+    return await ctx.journal.memo('ask', [model.id, prompt, history], async () => (await unlessStopped(ctx.signal, model.answer(promptProblem(ctx.language, prompt), ctx.signal, { sample: 0, turn: history.length + 1, history }))).text);
   } catch (e) {
+    if (e instanceof Stopped || ctx.signal?.aborted) throw new Stopped();
     // A refused key concerns every seed: the run stops (the journal keeps what was answered).
     if (e instanceof AuthenticationError) throw e;
     throw new Drop(stage, `model unavailable: ${(e as Error).message}`);
@@ -71,7 +107,7 @@ export type JournalledRun = Pick<RunResult, 'exitCode' | 'stdout' | 'stderr' | '
 export function runProgram(ctx: GenContext, program: string): Promise<JournalledRun> {
   const timeoutMs = officialTimeoutMs(ctx.language);
   return ctx.journal.memo('run', [ctx.language, program, timeoutMs], async () => {
-    const r = await ctx.executor.run({ language: ctx.language, program, timeoutMs });
+    const r = await unlessStopped(ctx.signal, ctx.executor.run({ language: ctx.language, program, timeoutMs }));
     return {
       exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, durationMs: r.durationMs, runtime: r.runtime,
       ...(r.compileFailed ? { compileFailed: true } : {}), ...(r.compileTimedOut ? { compileTimedOut: true } : {}), ...(r.declined ? { declined: r.declined } : {}),
@@ -80,10 +116,13 @@ export function runProgram(ctx: GenContext, program: string): Promise<Journalled
 }
 
 const clip = (text: string, n = 80) => (text.length > n ? text.slice(0, n) + '…' : text);
-/** The line naming the error (`ZeroDivisionError: division by zero`), else the last line. */
+/**
+ * The line naming the error (`ZeroDivisionError: division by zero`; Go's `panic: …` or `fatal
+ * error: …`, which `go test` follows with its own FAIL lines), else the last line.
+ */
 function errorLine(text: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
-  return clip([...lines].reverse().find((l) => /^\w*(Error|Exception)\b/.test(l)) ?? lines.at(-1) ?? '', 200);
+  return clip([...lines].reverse().find((l) => /^(\w*(Error|Exception)\b|panic: |fatal error: )/.test(l)) ?? lines.at(-1) ?? '', 200);
 }
 const tail = (text: string, n = 400) => (text.length > n ? '…' + text.slice(-n) : text).trim();
 

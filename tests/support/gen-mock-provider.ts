@@ -1,6 +1,6 @@
 /**
  * A real local HTTP server (127.0.0.1 only) speaking the OpenAI chat-completions wire format, that
- * plays the generator's models (Python, JavaScript, Ruby, C++, Go) with scripted answers per stage (tests/fixtures/gen/inputs.json):
+ * plays the generator's models (Python, JavaScript, Ruby, C++, Go) with scripted answers per stage (tests/fixtures/gen/inputs*.json):
  * the solution is the seed itself with the fixture's inputs; tests are written mechanically from the
  * observed outputs the prompt carries (so their expected values come from real execution); the
  * statement and the critic are templates. Scenario flags in the fixture make one stage go wrong:
@@ -13,7 +13,10 @@
  *               translated tests are the source's asserts rewritten mechanically, so their expected
  *               values are the source's observed outputs
  * The difficulty model is told apart by its system prompt (the evaluation one). Every request is
- * recorded; `asked` counts identical request bodies. Sends CORS headers, for the page's e2e test.
+ * recorded with its wire format; a reply the client gave up on (an aborted fetch) is marked so.
+ * Speaks three wire formats: OpenAI chat completions at /v1, Anthropic Messages at /anthropic/v1,
+ * Gemini generateContent at /gemini/v1beta (so a critic or difficulty model can be on another
+ * provider). `delayMs` holds every reply that long. Sends CORS headers, for the page's e2e test.
  */
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -32,16 +35,32 @@ interface Fixture {
   solved?: number;
 }
 
+export type WireKind = 'openai' | 'anthropic' | 'gemini';
+
 export interface GenMock {
+  /** The OpenAI-compatible base URL. */
   baseUrl: string;
+  baseUrls: Record<WireKind, string>;
   /** Request bodies (JSON text), in arrival order. */
   bodies: string[];
+  /** The wire format of each request, in the same order. */
+  kinds: WireKind[];
+  /** The key each request carried (Authorization, x-api-key or x-goog-api-key), in the same order. */
+  keys: Array<string | undefined>;
+  /** Indexes (into bodies) of requests whose client went away before the reply. */
+  aborted: Set<number>;
+  /** Requests received and not yet answered or given up. */
+  pending(): number;
+  /** Holds each reply this long (ms) from now on. */
+  setDelay(ms: number): void;
   /** The stage each request was for ('solution', 'tests', 'statement', 'critic', 'difficulty', 'translation'). */
   stages: string[];
   close(): Promise<void>;
 }
 
-const FIXTURES = JSON.parse(readFileSync('tests/fixtures/gen/inputs.json', 'utf8')) as Record<string, Fixture>;
+const fixtures = (file: string) => JSON.parse(readFileSync(`tests/fixtures/gen/${file}`, 'utf8')) as Record<string, Fixture>;
+// The Go drop cases (tests/integration/generate-go.test.ts) keep their seeds' answers apart.
+const FIXTURES = { ...fixtures('inputs.json'), ...fixtures('inputs-bad-go.json') };
 
 interface Message { role: string; content: string }
 
@@ -75,14 +94,16 @@ function cppTests(fx: Fixture, rows: Array<[string, string]>, wrong: boolean, we
   return `#include <cassert>\n#include <cmath>\n#include <map>\n#include <string>\n#include <utility>\n#include <vector>\nusing namespace std;\n\nvoid test() {\n${checks.join('\n')}\n}\n\nint main() {\n    test();\n    return 0;\n}\n`;
 }
 
-function goTests(rows: Array<[string, string]>, demo: boolean, wrong: boolean): string {
+function goTests(rows: Array<[string, string]>, demo: boolean, wrong: boolean, weak: boolean): string {
+  // Weak: each result is computed and thrown away, so no mutant can fail them.
+  if (weak) return `package main\n\nimport "testing"\n\nfunc Test${demo ? 'Demo' : 'Full'}(t *testing.T) {\n${rows.map(([input]) => `\t_ = ${input}`).join('\n')}\n}\n`;
   const checks = rows.map(([input, output], i) => `\tif got := ${input}; ${wrong && i === 0 ? '' : '!'}reflect.DeepEqual(got, ${output}) {\n\t\tt.Errorf("case ${i + 1}: got %#v", got)\n\t}`);
   return `package main\n\nimport (\n\t"reflect"\n\t"testing"\n)\n\nfunc Test${demo ? 'Demo' : 'Full'}(t *testing.T) {\n${checks.join('\n')}\n}\n`;
 }
 
 function testProgram(fx: Fixture, lang: string, rows: Array<[string, string]>, demo: boolean, wrong: boolean, weak: boolean): string {
   if (lang === 'cpp') return cppTests(fx, rows, wrong, weak);
-  if (lang === 'go') return goTests(rows, demo, wrong);
+  if (lang === 'go') return goTests(rows, demo, wrong, weak);
   const py = lang === 'python';
   if (lang === 'ruby') {
     const checks = rows.map(([input, output], i) => `  raise "Test ${i + 1} failed" unless (${input}) == ${wrong && i === 0 ? `[${output}, 1]` : output}`);
@@ -173,6 +194,34 @@ export async function startGenMock(): Promise<GenMock> {
   }
   const seedCodes = new Map<string, string>();
 
+  const kinds: WireKind[] = [];
+  const keys: Array<string | undefined> = [];
+  const aborted = new Set<number>();
+  const open = new Set<number>();
+  let delayMs = 0;
+
+  /** The request's system and user turns, whatever its wire format. */
+  function messagesOf(kind: WireKind, json: Record<string, unknown>): Message[] {
+    if (kind === 'openai') return json.messages as Message[];
+    if (kind === 'anthropic') {
+      const first = (json.messages as Array<{ content: string }>)[0]!;
+      return [...(json.system ? [{ role: 'system', content: json.system as string }] : []), { role: 'user', content: first.content }];
+    }
+    const text = (c: unknown) => (c as { parts: Array<{ text: string }> }).parts.map((p) => p.text).join('');
+    return [...(json.systemInstruction ? [{ role: 'system', content: text(json.systemInstruction) }] : []), { role: 'user', content: text((json.contents as unknown[])[0]) }];
+  }
+
+  const answer = (kind: WireKind, text: string) => (kind === 'openai'
+    ? { id: 'gen-mock', object: 'chat.completion', created: 0, model: 'mock', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } }
+    : kind === 'anthropic'
+      ? { id: 'gen-mock', type: 'message', role: 'assistant', model: 'mock', content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 10 } }
+      : { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10 } });
+
+  const kindOf = (url: string): WireKind | undefined => (url === '/v1/chat/completions' ? 'openai'
+    : url === '/anthropic/v1/messages' ? 'anthropic'
+            // A streaming request (the page streams) gets the whole reply as JSON, which the clients accept.
+      : /^\/gemini\/v1beta\/models\/[\w.-]+:(generateContent|streamGenerateContent\?alt=sse)$/.test(url) ? 'gemini' : undefined);
+
   const server = createServer((req, res) => {
     // CORS, so the page (another origin) can call it; preflights are answered, not recorded.
     res.setHeader('access-control-allow-origin', '*');
@@ -183,16 +232,25 @@ export async function startGenMock(): Promise<GenMock> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      if (req.url !== '/v1/chat/completions' || req.method !== 'POST') return void res.writeHead(404).end();
-      bodies.push(body);
+      const kind = kindOf(req.url ?? '');
+      if (!kind || req.method !== 'POST') return void res.writeHead(404).end();
+      const index = bodies.push(body) - 1;
+      kinds.push(kind);
+      const header = (name: string) => (typeof req.headers[name] === 'string' ? req.headers[name] : undefined);
+      keys.push(header('authorization')?.replace(/^Bearer /, '') ?? header('x-api-key') ?? header('x-goog-api-key'));
+      open.add(index);
+      res.on('close', () => {
+        open.delete(index);
+        if (!res.writableFinished) aborted.add(index);
+      });
       try {
-        const { stage, text } = reply((JSON.parse(body) as { messages: Message[] }).messages);
+        const { stage, text } = reply(messagesOf(kind, JSON.parse(body) as Record<string, unknown>));
         stages.push(stage);
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-          id: 'gen-mock', object: 'chat.completion', created: 0, model: 'mock',
-          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-        }));
+        const send = () => {
+          if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(kind, text)));
+        };
+        if (delayMs > 0) setTimeout(send, delayMs);
+        else send();
       } catch (e) {
         stages.push('error');
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: (e as Error).message } }));
@@ -204,7 +262,15 @@ export async function startGenMock(): Promise<GenMock> {
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrls: { openai: `http://127.0.0.1:${port}/v1`, anthropic: `http://127.0.0.1:${port}/anthropic/v1`, gemini: `http://127.0.0.1:${port}/gemini/v1beta` },
     bodies,
+    kinds,
+    keys,
+    aborted,
+    pending: () => open.size,
+    setDelay: (ms) => {
+      delayMs = ms;
+    },
     stages,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -12,13 +12,18 @@ import type { JobSettings } from '../state/generate.svelte';
 export function generatedManifest(job: StoredJob<JobSettings>, funnel: FunnelCounts, outcomes: readonly SeedOutcome[], journal: { entries: number; reused: number }): string {
   const s = job.settings;
   const provider = { preset: s.provider.presetId, ...s.provider.settings };
-  // Named models are asked on the generator's provider: "<provider>:<name>", as the page asks them.
+  // Named models are asked on the generator's provider ("<provider>:<name>", as the page asks
+  // them) unless the job gave them another (`roles`): then on that one.
   const prefix = s.generatorId.slice(0, s.generatorId.indexOf(':'));
-  const model = (name: string) => (name.trim() ? { id: `${prefix}:${name.trim()}`, ...provider, model: name.trim() } : null);
+  const model = (name: string, role: 'critic' | 'difficulty') => {
+    const other = s.roles?.[role];
+    if (!name.trim()) return null;
+    return other ? { id: `${other.presetId}:${name.trim()}`, preset: other.presetId, ...other.settings } : { id: `${prefix}:${name.trim()}`, ...provider, model: name.trim() };
+  };
   return JSON.stringify({
     tool: 'benchtop generate (page)',
     language: s.language,
-    models: { generator: { id: s.generatorId, ...provider }, critic: model(s.criticModel) ?? { id: s.generatorId, ...provider }, difficulty: model(s.difficultyModel) },
+    models: { generator: { id: s.generatorId, ...provider }, critic: model(s.criticModel, 'critic') ?? { id: s.generatorId, ...provider }, difficulty: model(s.difficultyModel, 'difficulty') },
     settings: { translateTo: (s.translateTo ?? []).filter((l) => l !== s.language), samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, concurrency: s.concurrency },
     seeds: { count: job.seeds.length, sha256: hashText(job.seeds.map((x) => x.code).join('\n\u0000\n')), names: job.seeds.map((x) => x.name) },
     prompts: { version: PROMPT_VERSION, sha256: promptHashes() },

@@ -11,16 +11,16 @@ import { GEN_LANGUAGES } from '../../gen/harness';
 import { GenStore, type StoredEntry, type StoredJob } from '../../gen/journal-idb';
 import type { SeedOutcome } from '../../gen/journal';
 import { GEN_SYSTEM } from '../../gen/prompts';
-import type { GenContext } from '../../gen/stages';
+import { Stopped, type GenContext } from '../../gen/stages';
 import type { TranslationOutcome } from '../../gen/translate';
 import { meteredModel, type Meter } from '../../models/meter';
 import { createProviderModel, type ProviderSettings } from '../../models/providers';
 import { costOf, emptyTotals, type UsageTotals } from '../../models/usage';
-import type { RunSource } from '../../store/types';
 import { download } from '../lib/download';
 import { generatedManifest } from '../lib/gen-output';
 import { readFile } from '../lib/load';
 import { seedsFor, seedsFromFile, type SeedInput } from '../lib/seeds';
+import { roleSource, SAME_PROVIDER, type ProviderSource, type RoleProvider } from './generate-models';
 import type { DatasetStore } from './dataset.svelte';
 import type { Runtimes } from './runtimes.svelte';
 import type { AnswerSources } from './sources.svelte';
@@ -29,9 +29,12 @@ import type { ViewState } from './view.svelte';
 export interface GenSettings {
   language: LanguageId;
   concurrency: number;
-  /** Model names on the Model panel's provider; empty: the critic is the generator, no difficulty model. */
+  /** Model names; empty: the critic is the generator, no difficulty model. */
   criticModel: string;
   difficultyModel: string;
+  /** Their providers: the generator's (the Model panel's) unless another preset is picked. */
+  criticProvider: RoleProvider;
+  difficultyProvider: RoleProvider;
   samples: number;
   criticThreshold: number;
   dropAlwaysSolved: boolean;
@@ -39,8 +42,8 @@ export interface GenSettings {
   translateTo: LanguageId[];
 }
 
-type ProviderSource = Extract<RunSource, { kind: 'provider' }>;
-export type JobSettings = GenSettings & { provider: ProviderSource; generatorId: string };
+/** `roles`: the critic's and difficulty model's sources when on another provider than the generator. */
+export type JobSettings = GenSettings & { provider: ProviderSource; generatorId: string; roles?: { critic?: ProviderSource; difficulty?: ProviderSource } };
 
 export interface GenItem {
   index: number;
@@ -73,7 +76,7 @@ export interface GenerateDeps {
 export class GenerateStore {
   seeds = $state<SeedInput[]>([]);
   seedErrors = $state<string[]>([]);
-  settings = $state<GenSettings>({ language: 'python', concurrency: 2, criticModel: '', difficultyModel: '', samples: 10, criticThreshold: 6, dropAlwaysSolved: false, translateTo: [] });
+  settings = $state<GenSettings>({ language: 'python', concurrency: 2, criticModel: '', difficultyModel: '', criticProvider: SAME_PROVIDER, difficultyProvider: SAME_PROVIDER, samples: 10, criticThreshold: 6, dropAlwaysSolved: false, translateTo: [] });
   /** The job shown: running here, done, or interrupted (stored as running, no tab runs it). */
   job = $state.raw<StoredJob<JobSettings> | null>(null);
   running = $state(false);
@@ -82,14 +85,30 @@ export class GenerateStore {
   error = $state<string | null>(null);
   readonly languages = GEN_LANGUAGES;
   private readonly store: Promise<GenStore>;
+  /** Aborts the running job's model requests and abandons its runs (Stop). */
+  private controller: AbortController | null = null;
 
   constructor(private readonly deps: GenerateDeps) {
     this.store = GenStore.open();
     void this.restore();
   }
 
+  /** A job to Continue: stopped, or interrupted (stored as running, no tab runs it). */
   get interrupted(): boolean {
-    return !this.running && this.job?.state === 'running';
+    return !this.running && (this.job?.state === 'running' || this.job?.state === 'stopped');
+  }
+
+  get stopped(): boolean {
+    return !this.running && this.job?.state === 'stopped';
+  }
+
+  /**
+   * Ends the running job: the model requests in flight are aborted, the runs left to the pool and
+   * anything answered after this moment are not journalled; the job is stored as stopped once the
+   * funnel has wound down (execute), everything journalled before kept for Continue.
+   */
+  stop(): void {
+    this.controller?.abort();
   }
 
   /** Seeds the next job would use. */
@@ -102,8 +121,11 @@ export class GenerateStore {
     return funnelCounts(this.items.filter((i) => i.state === 'kept' || i.state === 'dropped').map((i) => ({ seed: i.seed, kept: i.state === 'kept', stage: i.stage, reason: i.reason, ...(this.job && this.translateTargets(this.job.settings).length ? { translations: i.translations ?? [] } : {}) })));
   }
 
+  /** Each model's tokens at its own provider's prices (null: nothing metered in this tab yet). */
+  private spent = $state<number | undefined | null>(null);
+
   get cost(): number | undefined {
-    return costOf(this.counters, this.job?.settings.provider.prices);
+    return this.spent !== null ? this.spent : costOf(this.counters, this.job?.settings.provider.prices);
   }
 
   /** Why a job cannot start now (empty when it can). */
@@ -153,7 +175,11 @@ export class GenerateStore {
   async start(): Promise<void> {
     if (this.running || this.problems.length) return;
     const provider = this.deps.sources.provider;
-    const settings: JobSettings = { ...$state.snapshot(this.settings), provider: provider.runSource(), generatorId: provider.settings().id! };
+    const chosen = $state.snapshot(this.settings);
+    const critic = roleSource(provider, chosen.criticProvider, chosen.criticModel);
+    const difficulty = roleSource(provider, chosen.difficultyProvider, chosen.difficultyModel);
+    const roles = { ...(critic ? { critic } : {}), ...(difficulty ? { difficulty } : {}) };
+    const settings: JobSettings = { ...chosen, provider: provider.runSource(), generatorId: provider.settings().id!, roles };
     const seeds = this.usable.map((s) => ({ name: s.name, code: s.code }));
     const job: StoredJob<JobSettings> = { id: `gen-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, createdAt: Date.now(), settings, seeds, state: 'running' };
     await (await this.store).putJob(job);
@@ -174,10 +200,11 @@ export class GenerateStore {
     });
   }
 
-  private providerModel(job: StoredJob<JobSettings>, model: string, systemPrompt: string, onChange: () => void): { model: AnswerSource; meter: Readonly<Meter> } {
-    const source = job.settings.provider;
-    const prefix = job.settings.generatorId.slice(0, job.settings.generatorId.indexOf(':'));
-    const id = model === source.settings.model ? job.settings.generatorId : `${prefix}:${model}`;
+  /** `role`: the source of a model on another provider (else the generator's provider). */
+  private providerModel(job: StoredJob<JobSettings>, model: string, systemPrompt: string, onChange: () => void, role?: ProviderSource): { model: AnswerSource; meter: Readonly<Meter> } {
+    const source = role ?? job.settings.provider;
+    const prefix = role ? role.presetId : job.settings.generatorId.slice(0, job.settings.generatorId.indexOf(':'));
+    const id = !role && model === source.settings.model ? job.settings.generatorId : `${prefix}:${model}`;
     // The generator's prompts are chat turns: completion mode is for evaluating base models only.
     const settings: ProviderSettings = { ...this.deps.sources.provider.settingsFor(source, id), model, systemPrompt, completion: undefined };
     return meteredModel(createProviderModel(settings), onChange);
@@ -186,32 +213,41 @@ export class GenerateStore {
   private async execute(job: StoredJob<JobSettings>, earlier: StoredEntry[]): Promise<void> {
     this.running = true;
     this.error = null;
+    const controller = (this.controller = new AbortController());
+    // Running again: a reload from here on shows it interrupted, not stopped.
+    if (job.state !== 'running') await (await this.store).putJob((job = { ...job, state: 'running' }));
     this.job = job;
     this.counters = emptyCounters();
+    this.spent = null;
     this.items = this.itemsOf(job, earlier);
     try {
       const s = job.settings;
       const provider = this.deps.sources.provider;
-      if (!provider.hasKeyFor(s.provider)) throw new Error(`Enter your API key for ${s.provider.presetName} in the Model panel (kept in memory only), then Continue.`);
+      for (const source of [s.provider, s.roles?.critic, s.roles?.difficulty]) {
+        if (source && !provider.hasKeyFor(source)) throw new Error(`Enter your API key for ${source.presetName} (kept in memory only), then Continue.`);
+      }
       this.deps.runtimes.ensureStarted();
       const executor = await this.deps.runtimes.forRun();
-      const meters: Array<Readonly<Meter>> = [];
+      const meters: Array<{ meter: Readonly<Meter>; prices: ProviderSource['prices'] }> = [];
       const update = () => {
         const sum = emptyCounters();
-        for (const m of meters) for (const k of Object.keys(sum) as Array<keyof GenCounters>) sum[k] += m[k];
+        for (const { meter } of meters) for (const k of Object.keys(sum) as Array<keyof GenCounters>) sum[k] += meter[k];
         this.counters = sum;
+        // Unknown as soon as a model that used tokens has no prices.
+        const costs = meters.filter((m) => m.meter.inputTokens || m.meter.outputTokens).map((m) => costOf(m.meter, m.prices));
+        this.spent = costs.some((c) => c === undefined) ? undefined : costs.reduce<number>((a, c) => a + c!, 0);
       };
-      const metered = (model: string, system: string) => {
-        const m = this.providerModel(job, model, system, update);
-        meters.push(m.meter);
+      const metered = (model: string, system: string, role?: ProviderSource) => {
+        const m = this.providerModel(job, model, system, update, role);
+        meters.push({ meter: m.meter, prices: (role ?? s.provider).prices });
         return m.model;
       };
       const generator = metered(s.provider.settings.model, GEN_SYSTEM);
-      const critic = s.criticModel.trim() ? metered(s.criticModel.trim(), GEN_SYSTEM) : generator;
+      const critic = s.criticModel.trim() ? metered(s.criticModel.trim(), GEN_SYSTEM, s.roles?.critic) : generator;
       // The difficulty model is asked as an evaluation asks: the evaluation system prompt.
-      const difficulty = s.difficultyModel.trim() ? metered(s.difficultyModel.trim(), SYSTEM_PROMPT) : undefined;
+      const difficulty = s.difficultyModel.trim() ? metered(s.difficultyModel.trim(), SYSTEM_PROMPT, s.roles?.difficulty) : undefined;
       const store = await this.store;
-      const base: Omit<GenContext, 'journal'> = { language: s.language, generator, critic, difficulty, executor, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, translateTo: this.translateTargets(s) };
+      const base: Omit<GenContext, 'journal'> = { language: s.language, generator, critic, difficulty, executor, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, translateTo: this.translateTargets(s), signal: controller.signal };
       const item = (seed: string) => this.items.filter((i) => i.seed === seed);
       // One journal per seed, shared by its stages 1–5 and its translations (stage 6).
       const journals = new Map<string, ReturnType<typeof store.journal>>();
@@ -245,10 +281,20 @@ export class GenerateStore {
       await store.putJob(done);
       this.job = done;
     } catch (e) {
-      this.error = e instanceof AuthenticationError ? `The provider refused the key: ${e.message}` : (e as Error).message;
+      if (e instanceof Stopped || controller.signal.aborted) await this.markStopped(job);
+      else this.error = e instanceof AuthenticationError ? `The provider refused the key: ${e.message}` : (e as Error).message;
     } finally {
+      this.controller = null;
       this.running = false;
     }
+  }
+
+  /** The stopped job, stored so; its undecided seeds wait for Continue. */
+  private async markStopped(job: StoredJob<JobSettings>): Promise<void> {
+    const stopped: StoredJob<JobSettings> = { ...job, state: 'stopped' };
+    await (await this.store).putJob(stopped);
+    this.job = stopped;
+    for (const i of this.items) if (i.state === 'running') i.state = 'waiting';
   }
 
   private decide(index: number, outcome: SeedOutcome): void {
@@ -302,9 +348,15 @@ export class GenerateStore {
     this.job = null;
     this.items = [];
     this.counters = emptyCounters();
+    this.spent = null;
   }
 }
 
 function pickSettings(s: JobSettings): GenSettings {
-  return { language: s.language, concurrency: s.concurrency, criticModel: s.criticModel, difficultyModel: s.difficultyModel, samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, translateTo: s.translateTo ?? [] };
+  return {
+    language: s.language, concurrency: s.concurrency, criticModel: s.criticModel, difficultyModel: s.difficultyModel,
+    // Jobs stored before the providers could differ: the generator's.
+    criticProvider: s.criticProvider ?? SAME_PROVIDER, difficultyProvider: s.difficultyProvider ?? SAME_PROVIDER,
+    samples: s.samples, criticThreshold: s.criticThreshold, dropAlwaysSolved: s.dropAlwaysSolved, translateTo: s.translateTo ?? [],
+  };
 }

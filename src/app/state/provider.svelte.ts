@@ -306,6 +306,11 @@ export class ProviderForm {
     if (presetId in this.remembered) this.writeRemembered({ ...this.remembered, [presetId]: key });
   }
 
+  /** The key typed (or remembered) for a preset: another model of the Generate tab uses it. */
+  keyFor(presetId: string): string {
+    return this.keys[presetId] ?? '';
+  }
+
   /** Whether a stored run can be continued now (its provider's key is known, if it needs one). */
   hasKeyFor(source: Extract<RunSource, { kind: 'provider' }>): boolean {
     return !source.keyRequired || Boolean((this.keys[source.presetId] ?? '').trim());
