@@ -116,7 +116,8 @@ describe('benchtop in Chromium', () => {
     expect(await page.getByTestId('mode-select').inputValue()).toBe('compat');
     await page.getByTestId('run-button').click();
     await page.locator('[data-testid="progress"][data-state="running"]').waitFor();
-    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 240_000 });
+    // The test's whole budget (it no longer waits for a CLI run first): C++ and R load here too.
+    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 400_000 });
 
     const outcomes = await page.getByTestId('problem-row').evaluateAll((rows) => Object.fromEntries(rows.map((r) => [r.getAttribute('data-id'), r.getAttribute('data-outcome')])));
     expect(outcomes).toEqual(expectedOutcomes);
