@@ -87,6 +87,9 @@ describe('accessibility and small screens', () => {
     await page.getByTestId('samples').fill('1');
     await page.getByTestId('model-select').selectOption('demo-answers');
     await tickOnly([...RUN_LANGUAGES, 'java']);
+    // A recorded JavaScript answer loops forever: 5 s (QuickJS answers take well under a second)
+    // instead of the official limit still shows its TIME_LIMIT_EXCEEDED badge, sooner.
+    await page.getByTestId('time-limit').fill('5');
     await runAndWait();
     await scan('evaluate, with failures and UNSUPPORTED');
     await page.locator('[data-testid="problem-row"]:not([data-outcome="PASSED"])').first().click();

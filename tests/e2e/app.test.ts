@@ -1,16 +1,16 @@
 /**
  * The built app (dist/) in headless Chromium: it opens with the demo set, replays the recorded
- * demo answers in its Web Workers and shows the same Pass@1 line as the CLI on the same data.
+ * demo answers in its Web Workers and gives every problem the outcome recorded with its answer
+ * (bench-data/demo-answers.jsonl), so the Pass@1 line counted from those outcomes by hand. The
+ * recorded outcomes are the real toolchains' (tests/integration/demo.test.ts checks them against
+ * the native runs, and the engine that `npm run eval` uses against them at this time limit); the
+ * page and the CLI print the same lines for one subset in tests/e2e/subset.test.ts.
  * Every request the page makes must go to the preview server on 127.0.0.1 and nowhere else.
  *
- * Needs `dist/` (npm test runs `vite build` first) and `dist-node/cli.mjs` (built by
- * tests/global-setup.ts). Uses Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH); no
- * browser is ever downloaded.
+ * Needs `dist/` (npm test runs `vite build` first). Uses Debian's Chromium at /usr/bin/chromium
+ * (or CHROMIUM_PATH); no browser is ever downloaded.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trustedInPage } from '../../runtimes/host/catalog';
@@ -19,13 +19,12 @@ import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
 import { appOrigin, useChromium } from '../support/e2e';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 /**
  * Shorter than the official 30 s, so the recorded infinite loops cost less; long enough for a C++
- * compile or a slow interpreter on a loaded 2-core machine, so page and CLI see the same verdicts.
+ * compile or a slow interpreter on a loaded 2-core machine (the limit tests/integration/demo.test.ts
+ * gets the recorded outcomes at).
  */
 const TIME_LIMIT_SECONDS = 15;
-const run = promisify(execFile);
 const origin = appOrigin();
 
 /** What the page should show for the embedded demo set. */
@@ -40,21 +39,18 @@ const demoRunnable = demo.problems.filter((p) => inPage(p.language)).length;
 /** The problem list shows 100 rows at a time. */
 const listed = (n: number) => Math.min(n, 100);
 
-/** The CLI's figure for the same data and settings: its last stdout line. */
-async function cliPass1(): Promise<string> {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      'dist-node/cli.mjs',
-      '--data', 'bench-data/demo.jsonl',
-      '--model', 'replay:bench-data/demo-answers.jsonl',
-      '--timeout', String(TIME_LIMIT_SECONDS),
-    ],
-    { cwd: root, timeout: 240_000, maxBuffer: 16 << 20 },
-  );
-  const lines = stdout.trim().split('\n');
-  return lines[lines.length - 1]!.trim();
-}
+/**
+ * Each runnable problem's outcome as recorded with its answer: the first of its two runs (public
+ * tests, then private) that did not pass, else PASSED (src/core/results.ts problemOutcome).
+ */
+const recorded = new Map(
+  readFileSync(new URL('../../bench-data/demo-answers.jsonl', import.meta.url), 'utf8').trim().split('\n').map((l) => {
+    const { id, expected } = JSON.parse(l) as { id: string; expected: { demo: string; full: string } };
+    return [id, expected.demo !== 'PASSED' ? expected.demo : expected.full] as const;
+  }),
+);
+const expectedOutcomes = Object.fromEntries(demo.problems.filter((p) => inPage(p.language)).map((p) => [p.id, recorded.get(p.id)]));
+const expectedPassed = Object.values(expectedOutcomes).filter((o) => o === 'PASSED').length;
 
 describe('benchtop in Chromium', () => {
   const chromium = useChromium();
@@ -109,17 +105,22 @@ describe('benchtop in Chromium', () => {
     await page.getByTestId('dataset-url').fill('');
   });
 
-  it('replays the recorded demo answers to the same Pass@1 as the CLI', { timeout: 420_000 }, async () => {
-    const expected = await cliPass1();
-    expect(expected).toMatch(new RegExp(`^Pass@1: \\d+\\.\\d% \\(\\d+/${demoRunnable}\\)$`));
+  it('replays the recorded demo answers to their recorded outcomes and the Pass@1 they make', { timeout: 420_000 }, async () => {
+    // Both passes and failures, so a page that passed or failed everything could not match.
+    expect(expectedPassed).toBeGreaterThan(0);
+    expect(expectedPassed).toBeLessThan(demoRunnable);
+    const expected = `Pass@1: ${((expectedPassed / demoRunnable) * 100).toFixed(1)}% (${expectedPassed}/${demoRunnable})`;
 
     await page.getByTestId('model-select').selectOption({ label: 'Recorded demo answers' });
     await page.getByTestId('time-limit').fill(String(TIME_LIMIT_SECONDS));
     expect(await page.getByTestId('mode-select').inputValue()).toBe('compat');
     await page.getByTestId('run-button').click();
     await page.locator('[data-testid="progress"][data-state="running"]').waitFor();
-    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 240_000 });
+    // The test's whole budget (it no longer waits for a CLI run first): C++ and R load here too.
+    await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 400_000 });
 
+    const outcomes = await page.getByTestId('problem-row').evaluateAll((rows) => Object.fromEntries(rows.map((r) => [r.getAttribute('data-id'), r.getAttribute('data-outcome')])));
+    expect(outcomes).toEqual(expectedOutcomes);
     expect(await page.getByTestId('pass1').textContent()).toBe(expected);
     expect(await page.getByTestId('mode').textContent()).toBe('compat mode');
     expect(await page.getByTestId('progress').getAttribute('data-done')).toBe(String(demoRunnable));

@@ -1,7 +1,7 @@
 /**
  * Issue 18's "done means" in the built app (dist/), in headless Chromium: the CLI run
  * `--data bench-data/demo.jsonl --model replay:bench-data/demo-answers.jsonl
- * --sample-per-language 3 --seed 1` and the page with "Random K per language" 3 and seed 1 draw
+ * --sample-per-language 3 --seed 2` and the page with "Random K per language" 3 and seed 2 draw
  * the same problems and print the same interval lines (subset Pass@1 with its 95% interval, the
  * full-benchmark estimate) and the same headline. The lines' arithmetic is checked by hand in
  * tests/integration/cli-subset.test.ts; here they must agree between the two.
@@ -24,6 +24,12 @@ const run = promisify(execFile);
  * and this test compares the page with the CLI, not the machine's load from one run to the next.
  */
 const TIME_LIMIT_SECONDS = 90;
+/**
+ * Seed 2 draws no recorded runaway (seed 1 drew a JavaScript infinite loop that held each side
+ * for the whole 90 s limit, most of this test's time) and still a mixed subset: 12 of 27 pass,
+ * languages at 0/3, 1/3, 2/3 and 3/3, a C++ compile error among the failures.
+ */
+const SEED = 2;
 
 describe('a seeded subset: the page and the CLI print the same figures', () => {
   const chromium = useChromium();
@@ -31,12 +37,12 @@ describe('a seeded subset: the page and the CLI print the same figures', () => {
   const pageErrors: string[] = [];
   beforeAll(async () => ({ page } = await chromium.openApp({ viewport: { width: 1440, height: 1000 }, pageErrors })));
 
-  it('--sample-per-language 3 --seed 1', { timeout: 1_800_000 }, async () => {
+  it(`--sample-per-language 3 --seed ${SEED}`, { timeout: 1_800_000 }, async () => {
     // One after the other: on a loaded 2-core machine a slow recorded answer run beside the page
     // can reach its time limit in one and not the other.
     const cliRun = await run(
       process.execPath,
-      ['dist-node/cli.mjs', '--data', 'bench-data/demo.jsonl', '--model', 'replay:bench-data/demo-answers.jsonl', '--sample-per-language', '3', '--seed', '1', '--timeout', String(TIME_LIMIT_SECONDS)],
+      ['dist-node/cli.mjs', '--data', 'bench-data/demo.jsonl', '--model', 'replay:bench-data/demo-answers.jsonl', '--sample-per-language', '3', '--seed', String(SEED), '--timeout', String(TIME_LIMIT_SECONDS)],
       { cwd: root, timeout: 900_000, maxBuffer: 16 << 20 },
     );
 
@@ -44,7 +50,7 @@ describe('a seeded subset: the page and the CLI print the same figures', () => {
     // The page ticks only the languages it can run (issue #17); the CLI command draws from all 20.
     await page.locator('fieldset', { hasText: 'Languages' }).getByRole('button', { name: 'all', exact: true }).click();
     await page.getByTestId('sample-per-language').fill('3');
-    await page.getByTestId('sample-seed').fill('1');
+    await page.getByTestId('sample-seed').fill(String(SEED));
     await page.getByTestId('time-limit').fill(String(TIME_LIMIT_SECONDS));
     expect(await page.getByTestId('selected-count').textContent()).toContain('60 of 109');
     // Before Run: the expected width for 60 of 109 at p = 50%, 1.96·√(0.25/60 · 49/108) = ±8.5 points.
@@ -59,6 +65,10 @@ describe('a seeded subset: the page and the CLI print the same figures', () => {
     const shown = (await page.getByTestId('interval-line').allTextContents()).map((l) => l.trim());
     expect(shown).toEqual(cliIntervals);
     expect((await page.getByTestId('pass1').textContent())!.trim()).toBe(out.at(-1));
+    // A mixed subset (SEED's comment): a page that passed or failed everything could not match.
+    const [, passed, counted] = /\((\d+)\/(\d+)\)$/.exec(out.at(-1)!)!.map(Number);
+    expect(passed).toBeGreaterThan(0);
+    expect(passed).toBeLessThan(counted!);
     // The per-language table's interval column: the CLI table's last column.
     const header = out.findIndex((l) => l.startsWith('language '));
     const cliCi = new Map(out.slice(header + 1).filter((l) => /^\S.*\d+\/\d+ /.test(l) && !l.startsWith('all ')).map((l) => [l.split(/\s{2,}/)[0]!.trim(), l.trim().split(/\s+/).at(-1)!]));
