@@ -56,6 +56,8 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> 
   });
 }
 const lines = (text: string) => text.trimEnd().split('\n');
+/** --timeout: each recorded endless loop (Python, JavaScript) costs it twice; the others end within a second. */
+const LIMIT = '5';
 const jsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('recorded answers with samples and turns', () => {
@@ -80,7 +82,7 @@ describe('recorded answers with samples and turns', () => {
     const out = join(tmp, 'multi.jsonl');
     const charts = join(tmp, 'charts');
     const run = await cli(['--data', 'bench-data/demo.jsonl', '--model', 'replay:bench-data/demo-answers-multi.jsonl', '--languages', LANGS.join(','),
-      '--samples', '5', '--turns', '3', '--timeout', '10', '--out', out, '--charts', charts]);
+      '--samples', '5', '--turns', '3', '--timeout', LIMIT, '--out', out, '--charts', charts]);
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
     const ids = problems.map((p) => p.id);
@@ -133,7 +135,7 @@ describe('recorded answers with samples and turns', () => {
     // The manifest beside --out and in the charts folder: hash, settings and the same figures.
     const manifest = JSON.parse(readFileSync(`${out}.manifest.json`, 'utf8'));
     expect(manifest.dataset.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(manifest.settings).toMatchObject({ samples: 5, turns: 3, feedback: 'demo', mode: 'chat', completion: false, extraction_mode: 'compat', time_limit_seconds: 10 });
+    expect(manifest.settings).toMatchObject({ samples: 5, turns: 3, feedback: 'demo', mode: 'chat', completion: false, extraction_mode: 'compat', time_limit_seconds: Number(LIMIT) });
     expect(manifest.figures.pass_at_k.find((p: { k: number }) => p.k === 5).value).toBeCloseTo(expected.pass5, 5);
     expect(manifest.figures.pass1_by_turn.map((t: { value: number }) => t.value)).toEqual(expected.turns.map((v) => expect.closeTo(v, 5)));
     expect(manifest.benchtop).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
@@ -151,7 +153,7 @@ describe('recorded answers with samples and turns', () => {
 
   it('a run continued with more samples and turns asks only for the attempts it lacks and ends with the figures of a fresh run', async () => {
     const out = join(tmp, 'grow.jsonl');
-    const base = ['--data', 'bench-data/demo.jsonl', '--model', 'replay:bench-data/demo-answers-multi.jsonl', '--languages', 'javascript', '--timeout', '10', '--out', out];
+    const base = ['--data', 'bench-data/demo.jsonl', '--model', 'replay:bench-data/demo-answers-multi.jsonl', '--languages', 'javascript', '--timeout', LIMIT, '--out', out];
     const small = await cli([...base, '--samples', '2']);
     expect(small.code).toBe(0);
     expect(jsonl(out)).toHaveLength(16);
@@ -175,7 +177,7 @@ describe('completion mode and refinement through a provider (mock server)', () =
   });
   afterAll(() => mock.close());
   beforeEach(() => mock.reset());
-  const args = (...more: string[]) => ['--data', 'bench-data/demo.jsonl', '--base-url', mock.baseUrl('openai'), '--languages', LANGS.join(','), '--timeout', '10', ...more];
+  const args = (...more: string[]) => ['--data', 'bench-data/demo.jsonl', '--base-url', mock.baseUrl('openai'), '--languages', LANGS.join(','), '--timeout', LIMIT, ...more];
 
   it.each([
     [false, LANGS, 'Pass@1: 58.3% (14/24)'],

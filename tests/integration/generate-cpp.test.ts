@@ -5,7 +5,7 @@
  * "evaluates at 100%" is `npm run eval --model canonical` on the output file.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,12 +41,23 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 describe('npm run generate, compiled languages and stage 6', () => {
-  it('cpp: 10 good seeds all kept (one after a send-back); the output evaluates at 100% with --model canonical', { timeout: 900_000 }, async () => {
-    const seeds = 'bench-data/gen-seeds/cpp.jsonl';
+  // CI runs 4 of the 10 C++ seeds (each seed costs some ten clang compiles): together they take
+  // every layout of the mock's answers, the send-back, and the printing helper's map, pair, double
+  // and escaped string. BENCHTOP_GEN_CPP_SEEDS=all runs all 10 (bench-data/gen-seeds/README.md).
+  const allSeeds = process.env.BENCHTOP_GEN_CPP_SEEDS === 'all';
+  const CI_SEEDS = ['letterCounts', 'minMax', 'average', 'reverseWords'];
+  it(`cpp: ${allSeeds ? 10 : CI_SEEDS.length} good seeds all kept (one after a send-back); the output evaluates at 100% with --model canonical`, { timeout: 900_000 }, async () => {
+    const seeds = join(tmp, 'cpp-seeds.jsonl');
+    const chosen = readFileSync('bench-data/gen-seeds/cpp.jsonl', 'utf8').split('\n').filter((l) => l && (allSeeds || CI_SEEDS.some((name) => l.includes(` ${name}(`))));
+    const n = allSeeds ? 10 : CI_SEEDS.length;
+    expect(chosen).toHaveLength(n);
+    // The mock answers seed.length % 3 in three layouts (tagged fences, CRLF bare fences, bold headings).
+    expect(new Set(chosen.map((l) => (JSON.parse(l) as { code: string }).code.length % 3))).toEqual(new Set([0, 1, 2]));
+    writeFileSync(seeds, chosen.join('\n') + '\n');
     const out = join(tmp, 'good-cpp.jsonl');
     const run = await node('dist-node/generate.mjs', genArgs(seeds, 'cpp', out));
     expect(run.code, run.stderr).toBe(0);
-    expect(lastLine(run.stdout)).toBe('generated: 10 of 10 seeds (none dropped)');
+    expect(lastLine(run.stdout)).toBe(`generated: ${n} of ${n} seeds (none dropped)`);
     const records = jsonl(out);
     expect(records.map((r) => r.seed_hash)).toEqual(codes(seeds).map((c) => seedHash('cpp', c)));
     for (const r of records) {
@@ -55,20 +66,20 @@ describe('npm run generate, compiled languages and stage 6', () => {
       expect(r.mutation_check).toMatch(/^caught at \d+ of \d+$/);
     }
     // The observed outputs the tests were written from, as our printing helper wrote them: a
-    // map, a pair, doubles with 6 decimals, an escaped string (values from the seeds' semantics).
+    // map, a pair of ints, doubles with 6 decimals, an escaped string (values from the seeds' semantics).
     const testsOf = (name: string) => records.find((r) => (r.canonical_solution as string).includes(name))!.full_test_func as string;
     expect(testsOf('letterCounts')).toContain('(letterCounts("Mississippi", 4)) == map<char, int>{{\'i\', 4}, {\'s\', 4}}');
     expect(testsOf('minMax')).toContain('(minMax({0, -2147483647, 2147483647})) == pair<int, int>{-2147483647, 2147483647}');
     expect(testsOf('average')).toContain('fabs((average({1, 1, 2})) - (1.333333)) < 1e-6');
     expect(testsOf('reverseWords')).toContain('(reverseWords("say \\"hi\\" now")) == "now \\"hi\\" say"');
-    expect(testsOf('editDistance')).toContain('(editDistance("intention", "execution")) == 5');
+    if (allSeeds) expect(testsOf('editDistance')).toContain('(editDistance("intention", "execution")) == 5');
     // minMax's first tests were wrong: sent back once with the run's output, then kept.
     expect(mock.bodies.filter((b) => b.includes('did not pass against the reference solution'))).toHaveLength(1);
     expect(manifestOf(out).funnel).toEqual(funnelCounts(journalled(out)));
 
     const evaluated = await node('dist-node/cli.mjs', ['--data', out, '--model', 'canonical']);
     expect(evaluated.code, evaluated.stderr).toBe(0);
-    expect(lastLine(evaluated.stdout)).toBe('Pass@1: 100.0% (10/10)');
+    expect(lastLine(evaluated.stdout)).toBe(`Pass@1: 100.0% (${n}/${n})`);
   });
 
   describe('with a runner', () => {
