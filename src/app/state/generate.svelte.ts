@@ -6,18 +6,15 @@
  */
 import { AuthenticationError, type AnswerSource, type LanguageId } from '../../contracts';
 import { SYSTEM_PROMPT } from '../../core/prompt';
-import { funnelCounts, outputRecords, runFunnel, seedHash, type FunnelCounts, type SeedResult } from '../../gen/funnel';
-import { GEN_LANGUAGES } from '../../gen/harness';
-import { GenStore, type StoredEntry, type StoredJob } from '../../gen/journal-idb';
+import type { SeedResult } from '../../gen/funnel';
+import type { GenStore, StoredEntry, StoredJob } from '../../gen/journal-idb';
 import type { SeedOutcome } from '../../gen/journal';
-import { GEN_SYSTEM } from '../../gen/prompts';
-import { Stopped, type GenContext } from '../../gen/stages';
+import type { GenContext } from '../../gen/stages';
 import type { TranslationOutcome } from '../../gen/translate';
 import { meteredModel, type Meter } from '../../models/meter';
 import { createProviderModel, type ProviderSettings } from '../../models/providers';
 import { costOf, emptyTotals, type UsageTotals } from '../../models/usage';
 import { download } from '../lib/download';
-import { generatedManifest } from '../lib/gen-output';
 import { readFile } from '../lib/load';
 import { seedsFor, seedsFromFile, type SeedInput } from '../lib/seeds';
 import { roleSource, SAME_PROVIDER, type ProviderSource, type RoleProvider } from './generate-models';
@@ -66,6 +63,15 @@ export interface GenCounters extends UsageTotals {
 
 const emptyCounters = (): GenCounters => ({ ...emptyTotals(), inFlight: 0, received: 0, failed: 0 });
 
+/**
+ * The generator's engine, loaded when a job runs or a stored job is shown, not with the page
+ * (an evaluating user never opens the Generate tab): the funnel, its stages and prompts, the outputs.
+ */
+async function loadEngine() {
+  const [funnel, prompts, stages, output] = await Promise.all([import('../../gen/funnel'), import('../../gen/prompts'), import('../../gen/stages'), import('../lib/gen-output')]);
+  return { ...funnel, GEN_SYSTEM: prompts.GEN_SYSTEM, Stopped: stages.Stopped, generatedManifest: output.generatedManifest };
+}
+
 export interface GenerateDeps {
   sources: AnswerSources;
   runtimes: Runtimes;
@@ -83,13 +89,13 @@ export class GenerateStore {
   items = $state<GenItem[]>([]);
   counters = $state<GenCounters>(emptyCounters());
   error = $state<string | null>(null);
-  readonly languages = GEN_LANGUAGES;
   private readonly store: Promise<GenStore>;
   /** Aborts the running job's model requests and abandons its runs (Stop). */
   private controller: AbortController | null = null;
 
   constructor(private readonly deps: GenerateDeps) {
-    this.store = GenStore.open();
+    // The job store at start-up (the newest job, shown as it was left); the engine when needed.
+    this.store = import('../../gen/journal-idb').then((m) => m.GenStore.open());
     void this.restore();
   }
 
@@ -116,9 +122,9 @@ export class GenerateStore {
     return seedsFor(this.seeds, this.settings.language);
   }
 
-  /** Outcomes of the seeds decided so far, and the funnel they make. */
-  get counts(): FunnelCounts {
-    return funnelCounts(this.items.filter((i) => i.state === 'kept' || i.state === 'dropped').map((i) => ({ seed: i.seed, kept: i.state === 'kept', stage: i.stage, reason: i.reason, ...(this.job && this.translateTargets(this.job.settings).length ? { translations: i.translations ?? [] } : {}) })));
+  /** Outcomes of the seeds decided so far (`funnelCounts` makes the funnel of them). */
+  get outcomes(): SeedOutcome[] {
+    return this.items.filter((i) => i.state === 'kept' || i.state === 'dropped').map((i) => ({ seed: i.seed, kept: i.state === 'kept', stage: i.stage, reason: i.reason, ...(this.job && this.translateTargets(this.job.settings).length ? { translations: i.translations ?? [] } : {}) }));
   }
 
   /** Each model's tokens at its own provider's prices (null: nothing metered in this tab yet). */
@@ -193,7 +199,7 @@ export class GenerateStore {
     await this.execute(job, await (await this.store).entries(job.id));
   }
 
-  private itemsOf(job: StoredJob<JobSettings>, entries: readonly StoredEntry[]): GenItem[] {
+  private itemsOf(job: StoredJob<JobSettings>, entries: readonly StoredEntry[], seedHash: (language: LanguageId, code: string) => string): GenItem[] {
     return job.seeds.map((s, index) => {
       const seed = seedHash(job.settings.language, s.code);
       return { index, name: s.name, seed, code: s.code, state: 'waiting', entries: entries.filter((e) => e.seed === seed) };
@@ -214,12 +220,22 @@ export class GenerateStore {
     this.running = true;
     this.error = null;
     const controller = (this.controller = new AbortController());
+    let engine: Awaited<ReturnType<typeof loadEngine>>;
+    try {
+      engine = await loadEngine();
+    } catch (e) {
+      this.error = (e as Error).message;
+      this.controller = null;
+      this.running = false;
+      return;
+    }
+    const { runFunnel, outputRecords, funnelCounts, generatedManifest, GEN_SYSTEM, Stopped } = engine;
     // Running again: a reload from here on shows it interrupted, not stopped.
     if (job.state !== 'running') await (await this.store).putJob((job = { ...job, state: 'running' }));
     this.job = job;
     this.counters = emptyCounters();
     this.spent = null;
-    this.items = this.itemsOf(job, earlier);
+    this.items = this.itemsOf(job, earlier, engine.seedHash);
     try {
       const s = job.settings;
       const provider = this.deps.sources.provider;
@@ -314,8 +330,9 @@ export class GenerateStore {
       const job = await store.latestJob<JobSettings>();
       if (!job) return;
       this.settings = { ...this.settings, ...pickSettings(job.settings) };
+      const { seedHash } = await loadEngine();
       this.job = job;
-      this.items = this.itemsOf(job, await store.entries(job.id));
+      this.items = this.itemsOf(job, await store.entries(job.id), seedHash);
       job.output?.outcomes.forEach((o, i) => this.decide(i, o as SeedOutcome));
     } catch (e) {
       this.error = `Could not read the stored generation: ${(e as Error).message}`;
