@@ -60,7 +60,8 @@ describe('C++ in the Generate tab', () => {
     // Each seed's outputs were observed by running it (twice), then its tests and a mutant ran.
     const first = page.getByTestId('gen-item').first();
     await first.locator('summary').click();
-    expect(await first.locator('[data-testid="gen-entry"][data-kind="run"]').count()).toBeGreaterThanOrEqual(4);
+    // The entries render after <details> reports its toggle (a task later): poll, as generate.test.ts does.
+    await expect.poll(() => first.locator('[data-testid="gen-entry"][data-kind="run"]').count()).toBeGreaterThanOrEqual(4);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-download-jsonl').click()]);
     const records = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
