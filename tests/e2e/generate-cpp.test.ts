@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { readPass1, runAndWait } from '../../src/bench/app-page';
 import { useChromium } from '../support/e2e';
+import { openGenerateTab } from '../support/gen-page';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 
 // Two small seeds: a loop over a string, and a loop with an early return (mutants of both compile).
@@ -28,13 +29,7 @@ describe('C++ in the Generate tab', () => {
 
   beforeAll(async () => {
     mock = await startGenMock();
-    ({ page } = await chromium.openApp({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true, pageErrors }));
-    await page.getByTestId('view-generate').click();
-    await page.getByTestId('provider-preset').selectOption('openai');
-    await page.getByTestId('provider-base-url').fill(mock.baseUrl);
-    await page.getByTestId('provider-model').fill('mock-gen');
-    await Promise.all([page.waitForEvent('load'), page.getByTestId('provider-allow-origin').click()]);
-    await page.getByTestId('run-button').waitFor();
+    page = await openGenerateTab(chromium, mock, { acceptDownloads: true, pageErrors });
   });
 
   afterAll(() => mock?.close());

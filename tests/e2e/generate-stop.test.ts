@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPass1, runAndWait } from '../../src/bench/app-page';
 import { useChromium } from '../support/e2e';
+import { openGenerateTab, readStoredGen } from '../support/gen-page';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 
 const SEEDS = readFileSync('bench-data/gen-seeds/python.jsonl', 'utf8').split('\n').filter(Boolean).slice(0, 2).map((l) => (JSON.parse(l) as { code: string }).code);
@@ -26,32 +27,16 @@ describe('Stop in the Generate tab', () => {
   const pageErrors: string[] = [];
 
   /** The tab's stored jobs' states and journalled questions (IndexedDB `benchtop-generate`). */
-  const stored = () => page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('benchtop-generate');
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    const all = (store: string) => new Promise<Array<Record<string, unknown>>>((resolve) => {
-      const r = db.transaction(store).objectStore(store).getAll();
-      r.onsuccess = () => resolve(r.result as Array<Record<string, unknown>>);
-    });
-    const out = { states: (await all('jobs')).map((j) => j.state), asks: (await all('entries')).filter((e) => e.type === 'ask').length };
-    db.close();
-    return out;
-  });
+  const stored = async () => {
+    const { jobs, entries } = await readStoredGen(page);
+    return { states: jobs.map((j) => j.state), asks: entries.filter((e) => e.type === 'ask').length };
+  };
   /** Bodies the mock answered (not given up by the page), as a multiset count. */
   const answered = () => mock.bodies.filter((_, i) => !mock.aborted.has(i));
 
   beforeAll(async () => {
     mock = await startGenMock();
-    ({ page } = await chromium.openApp({ viewport: { width: 1280, height: 1000 }, pageErrors }));
-    await page.getByTestId('view-generate').click();
-    await page.getByTestId('provider-preset').selectOption('openai');
-    await page.getByTestId('provider-base-url').fill(mock.baseUrl);
-    await page.getByTestId('provider-model').fill('mock-gen');
-    await Promise.all([page.waitForEvent('load'), page.getByTestId('provider-allow-origin').click()]);
-    await page.getByTestId('run-button').waitFor();
+    page = await openGenerateTab(chromium, mock, { pageErrors });
   });
 
   afterAll(() => mock?.close());

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { readPass1, runAndWait, visitApp } from '../../src/bench/app-page';
 import { appOrigin, useChromium } from '../support/e2e';
+import { openGenerateTab, readStoredGen } from '../support/gen-page';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 
 const NAMES = ['gcd', 'digit_sum', 'compress'];
@@ -31,31 +32,13 @@ describe('translation (stage 6) in the Generate tab', () => {
 
   beforeAll(async () => {
     mock = await startGenMock();
-    ({ page } = await chromium.openApp({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true, pageErrors }));
-    await page.getByTestId('view-generate').click();
-    await page.getByTestId('provider-preset').selectOption('openai');
-    await page.getByTestId('provider-base-url').fill(mock.baseUrl);
-    await page.getByTestId('provider-model').fill('mock-gen');
-    await Promise.all([page.waitForEvent('load'), page.getByTestId('provider-allow-origin').click()]);
-    await page.getByTestId('run-button').waitFor();
+    page = await openGenerateTab(chromium, mock, { acceptDownloads: true, pageErrors });
   });
 
   afterAll(() => mock?.close());
 
   /** Every journal entry the tab stored (IndexedDB), as "<type> <content JSON>". */
-  const storedEntries = () => page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('benchtop-generate');
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    const entries = await new Promise<Array<{ type: string; content: unknown }>>((resolve) => {
-      const r = db.transaction('entries').objectStore('entries').getAll();
-      r.onsuccess = () => resolve(r.result as Array<{ type: string; content: unknown }>);
-    });
-    db.close();
-    return entries.map((e) => `${e.type} ${JSON.stringify(e.content)}`);
-  });
+  const storedEntries = async () => (await readStoredGen(page)).entries.map((e) => `${e.type} ${JSON.stringify(e.content)}`);
 
   async function addSeeds(): Promise<void> {
     for (const seed of SEEDS) {

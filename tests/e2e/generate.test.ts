@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPass1, runAndWait, visitApp } from '../../src/bench/app-page';
 import { useChromium, appOrigin } from '../support/e2e';
+import { openGenerateTab, readStoredGen } from '../support/gen-page';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 
 /** Two seeds of the fixture set; clamp's first tests are wrong and are sent back once (the mock's script). */
@@ -36,20 +37,10 @@ describe('the Generate tab in Chromium', () => {
   const step = async (id: string) => Number(await page.getByTestId(`gen-step-${id}`).getAttribute('data-count'));
 
   /** Every job and journal entry the tab stored (IndexedDB `benchtop-generate`), as one JSON text. */
-  const storedText = () => page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('benchtop-generate');
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    const all = (store: string) => new Promise<unknown[]>((resolve) => {
-      const r = db.transaction(store).objectStore(store).getAll();
-      r.onsuccess = () => resolve(r.result);
-    });
-    const text = JSON.stringify([await all('jobs'), await all('entries')]);
-    db.close();
-    return text;
-  });
+  const storedText = async () => {
+    const { jobs, entries } = await readStoredGen(page);
+    return JSON.stringify([jobs, entries]);
+  };
 
   async function setUp(): Promise<void> {
     await page.getByTestId('view-generate').click();
@@ -67,14 +58,8 @@ describe('the Generate tab in Chromium', () => {
 
   beforeAll(async () => {
     mock = await startGenMock();
-    ({ page } = await chromium.openApp({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true, pageErrors }));
     // The provider: the Model panel's form, shown in the tab; allowing the mock's origin reloads the page.
-    await page.getByTestId('view-generate').click();
-    await page.getByTestId('provider-preset').selectOption('openai');
-    await page.getByTestId('provider-base-url').fill(mock.baseUrl);
-    await page.getByTestId('provider-model').fill('mock-gen');
-    await Promise.all([page.waitForEvent('load'), page.getByTestId('provider-allow-origin').click()]);
-    await page.getByTestId('run-button').waitFor();
+    page = await openGenerateTab(chromium, mock, { acceptDownloads: true, pageErrors });
   });
 
   afterAll(() => mock?.close());
