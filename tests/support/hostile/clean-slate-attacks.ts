@@ -132,6 +132,13 @@ export const perl: Step[] = [
   { name: 'wrong: Test::More is()', program: 'use strict; use warnings; use Test::More tests => 1;\nis(1 + 1, 3, "sum");\n', expected: 'RUNTIME_ERROR' },
   { name: 'right: POSIX', program: 'use POSIX qw(floor);\ndie "wrong\\n" unless floor(2.5) == 2;\n', expected: 'PASSED' },
   { name: 'right: Test::More', program: 'use Test::More tests => 2;\nis(1 + 1, 2);\nok(!defined $main::LEAKED && !exists $ENV{LEAKED} && !-e "/tmp/leak");\n', expected: 'PASSED' },
+  // One zeroperl instance is put back from a snapshot per program; a program that grows the memory
+  // gets a new instance. Neither path may carry a die handler or a variable into the next program.
+  { name: 'hostile: grows the memory by 64 MB, leaves a __DIE__ handler that exits 0 and a variable', program: '$main::LEAKED = 1;\n$SIG{__DIE__} = sub { exit 0 };\nmy $big = "x" x 64_000_000;\nprint length($big), "\\n";\n', expected: 'PASSED' },
+  { name: 'wrong: die after the grown memory', program: 'die "Test failed\\n" unless 1 + 1 == 3;\n', expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: leaves a __DIE__ handler that exits 0 (snapshot path)', program: '$SIG{__DIE__} = sub { exit 0 };\nour $LEAKED = 1;\nprint "ok\\n";\n', expected: 'PASSED' },
+  { name: 'wrong: die after the handler', program: 'die "Test failed\\n" unless 2 + 2 == 5;\n', expected: 'RUNTIME_ERROR' },
+  { name: 'right: no variable survives', program: 'die "leaked\\n" if defined $main::LEAKED;\nprint "ok\\n";\n', expected: 'PASSED' },
   { name: 'flood: 30 MB from an END block after die', program: 'END { print STDERR "failed " x 5_000_000 }\ndie "late\\n";\n', expected: 'RUNTIME_ERROR', flood: true },
   { name: 'right: after the flood', program: 'die "wrong\\n" unless 2 + 2 == 4;\nprint "ok\\n";\n', expected: 'PASSED' },
 ];
