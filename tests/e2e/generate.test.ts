@@ -144,7 +144,7 @@ describe('the Generate tab in Chromium', () => {
     await page.locator('[data-testid="gen-funnel"][data-state="interrupted"]').waitFor();
     // The key was kept in memory only: the job waits for it, then continues.
     await page.getByTestId('gen-continue').click();
-    await expect.poll(() => page.getByTestId('gen-error').textContent()).toContain('Enter your API key for OpenAI');
+    await expect.poll(() => page.getByTestId('gen-error').textContent(), { timeout: 10_000 }).toContain('Enter your API key for OpenAI');
     await page.getByTestId('provider-key').fill(KEY);
     await page.getByTestId('gen-continue').click();
     await funnelDone();

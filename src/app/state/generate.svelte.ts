@@ -220,8 +220,11 @@ export class GenerateStore {
     this.running = true;
     this.error = null;
     const controller = (this.controller = new AbortController());
+    // A missing key is said at once, before the engine's code is fetched.
+    const keyless = [job.settings.provider, job.settings.roles?.critic, job.settings.roles?.difficulty].find((source) => source && !this.deps.sources.provider.hasKeyFor(source));
     let engine: Awaited<ReturnType<typeof loadEngine>>;
     try {
+      if (keyless) throw new Error(`Enter your API key for ${keyless.presetName} (kept in memory only), then Continue.`);
       engine = await loadEngine();
     } catch (e) {
       this.error = (e as Error).message;
@@ -238,10 +241,6 @@ export class GenerateStore {
     this.items = this.itemsOf(job, earlier, engine.seedHash);
     try {
       const s = job.settings;
-      const provider = this.deps.sources.provider;
-      for (const source of [s.provider, s.roles?.critic, s.roles?.difficulty]) {
-        if (source && !provider.hasKeyFor(source)) throw new Error(`Enter your API key for ${source.presetName} (kept in memory only), then Continue.`);
-      }
       this.deps.runtimes.ensureStarted();
       const executor = await this.deps.runtimes.forRun();
       const meters: Array<{ meter: Readonly<Meter>; prices: ProviderSource['prices'] }> = [];
