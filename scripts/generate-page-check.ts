@@ -24,6 +24,8 @@ try {
   await Promise.all([page.waitForEvent('load'), page.getByTestId('provider-allow-origin').click()]);
   for (const language of (process.argv[2] ?? 'python,javascript,ruby').split(',')) {
     await page.getByTestId('view-generate').click();
+    // The tab's code loads when it opens: the last language's Discard button is there only after that.
+    await page.getByTestId('gen-snippet').waitFor();
     if (await page.getByTestId('gen-discard').count()) await page.getByTestId('gen-discard').click();
     while (await page.getByRole('button', { name: /^Remove / }).count()) await page.getByRole('button', { name: /^Remove / }).first().click();
     const text = readFileSync(`bench-data/gen-seeds/${language}.jsonl`, 'utf8');
