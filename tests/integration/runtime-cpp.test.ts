@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLANG_FILES, createCppRuntime, type CppRuntime } from '../../runtimes/cpp/clang';
+import { SPLICE_PREFIX } from '../../runtimes/cpp/pch';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { nodeModulesPath, readCatalogFiles } from '../../runtimes/host/node-files';
 import type { Outcome, RunResult } from '../../src/contracts';
@@ -32,6 +33,8 @@ let runtime: CppRuntime;
 let loadMs = 0;
 const compileMs: number[] = [];
 const runMs: number[] = [];
+/** Each run's leading lines read from a precompiled header (null: none). */
+const precompiled: Array<string | null> = [];
 
 beforeAll(async () => {
   const files = readCatalogFiles('cpp');
@@ -54,6 +57,7 @@ afterAll(() => {
 /** Runs a program in the runtime and records its compile time. */
 async function run(program: string): Promise<Omit<RunResult, 'runtime'>> {
   const result = await runtime.run(program, RUN_TIMEOUT_MS);
+  precompiled.push(runtime.lastPrecompiled);
   compileMs.push(runtime.lastCompileMs);
   runMs.push(result.durationMs - runtime.lastCompileMs);
   return result;
@@ -396,6 +400,9 @@ describe('cpp agrees with g++', () => {
       for (const kind of ['demo', 'full'] as const) {
         const program = spliceProgram('cpp', p.record.canonical_solution, kind === 'demo' ? p.record.demo_test_func : p.record.full_test_func);
         const c = await compare(`canonical ${p.id} ${kind}`, program);
+        // Its first lines came from a precompiled header (at least the splice's two, built at load):
+        // a PCH that clang refused would go unnoticed otherwise, each program compiled twice.
+        expect(precompiled.at(-1)?.startsWith(SPLICE_PREFIX), c.label).toBe(true);
         expect(c.ours, c.label).toBe('PASSED');
         expect(c.gxx, c.label).toBe('PASSED');
       }

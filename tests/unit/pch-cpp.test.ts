@@ -4,7 +4,7 @@
  * shared by every later program with the same first lines and must not carry a program's own text.
  */
 import { describe, expect, it } from 'vitest';
-import { blankLines, leadingLines, SPLICE_PREFIX } from '../../runtimes/cpp/pch';
+import { blankLines, leadingLines, PchCache, SPLICE_PREFIX } from '../../runtimes/cpp/pch';
 import { spliceProgram } from '../../src/core/rules';
 
 describe('cpp precompiled prefix', () => {
@@ -42,5 +42,31 @@ describe('cpp precompiled prefix', () => {
   it('accepts the usual spellings and <bits/stdc++.h>, and normalises them', () => {
     const { lines } = leadingLines('  #  include<bits/stdc++.h>  \r\n#include <math.h>\r\nusing  namespace std ;\nint main() {}\n');
     expect(lines).toEqual(['#include <bits/stdc++.h>', '#include <math.h>', 'using namespace std;']);
+  });
+
+  it('compiles a program only with the PCH of all its leading lines, built when first met; none when clang cannot build it', async () => {
+    const built: string[] = [];
+    const cache = new PchCache(async (header) => {
+      built.push(header);
+      return header.includes('<map>') ? null : new Uint8Array(header.length);
+    });
+    const program = '#include <iostream>\nusing namespace std;\n#include <vector>\nint main() {}\n';
+    const first = await cache.prepare(program);
+    expect(first).toMatchObject({ header: '#include <iostream>\nusing namespace std;\n#include <vector>', program: '\n\n\nint main() {}\n' });
+    // Met again (the problem's other test program): the same PCH, not built twice.
+    expect((await cache.prepare(program))?.pch).toBe(first!.pch);
+    // Never a shorter cached prefix: the program's own further includes would overlap it.
+    await cache.ensure(SPLICE_PREFIX);
+    expect(await cache.prepare('#include <iostream>\nusing namespace std;\n#include <map>\nint main() {}\n')).toBeNull();
+    expect(await cache.prepare('int main() {}\n')).toBeNull();
+    expect(built).toEqual(['#include <iostream>\nusing namespace std;\n#include <vector>', SPLICE_PREFIX, '#include <iostream>\nusing namespace std;\n#include <map>']);
+  });
+
+  it('keeps the recently used PCHs within its byte budget', async () => {
+    const rebuilt: string[] = [];
+    const again = new PchCache(async (header) => (rebuilt.push(header), new Uint8Array(40)), 100);
+    for (const h of ['<set>', '<map>', '<list>', '<set>', '<list>']) await again.prepare(`#include ${h}\nint main() {}\n`);
+    // 100 bytes hold two: <set> was dropped for <list>, so it is built again; <list> is still there.
+    expect(rebuilt).toEqual(['#include <set>', '#include <map>', '#include <list>', '#include <set>']);
   });
 });
