@@ -147,7 +147,7 @@ describe('php (php-wasm, PHP 8.1 CLI)', () => {
     const times: number[] = [];
     for (let i = 0; i < 10; i++) times.push((await run('<?php\n$a = range(1, 1000);\nassert(array_sum($a) === 500500);\n')).durationMs);
     times.sort((a, b) => a - b);
-    console.log(`php: load ${Math.round(loadMs)} ms; per run (fresh instance + CLI startup): median ${Math.round(times[5]!)} ms, max ${Math.round(times[9]!)} ms`);
+    console.log(`php: load ${Math.round(loadMs)} ms; per run (instance put back + CLI startup): median ${Math.round(times[5]!)} ms, max ${Math.round(times[9]!)} ms`);
     expect(times[5]).toBeLessThan(2000);
   });
 
@@ -169,7 +169,7 @@ describe('php through the Node worker pool (as the CLI runs it)', () => {
   const executor = createNodeExecutor({ poolSize: 1 });
   afterAll(() => executor.dispose());
 
-  it('runs programs in a locked-down worker thread, each in a fresh PHP', async () => {
+  it('runs programs in a locked-down worker thread, each from a new process's state', async () => {
     expect(executor.languages()).toContain('php');
     const a = await executor.run({ language: 'php', program: '<?php\nfunction once() {}\necho "é ", PHP_VERSION;\n', timeoutMs: 10_000 });
     expect(a).toMatchObject({ exitCode: 0, stderr: '', timedOut: false });
