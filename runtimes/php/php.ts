@@ -118,6 +118,7 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Lang
         locateFile: (path: string) => path,
         instantiateWasm(info: ImportObject, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
           imports = target.imports = info;
+          target.presetGot(info);
           // Later, as instantiation would be: `init` must return before the runtime starts.
           queueMicrotask(() => receive(target.instance, wasm));
           return {};
@@ -146,7 +147,7 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Lang
     let ended = false;
     try {
       const { php, imports } = await startEmscripten(current, streams);
-      current.checkTable();
+      current.afterSetUp(imports);
       php.FS.mkdirTree(INI_PATH.slice(0, INI_PATH.lastIndexOf('/')));
       php.FS.writeFile(INI_PATH, ini);
       php.FS.mkdirTree(WORK_DIR);
@@ -220,8 +221,16 @@ interface Machine {
   instance: WebAssembly.Instance;
   /** The Emscripten of the run in progress (its import object), which the instance calls; null between runs. */
   imports: ImportObject | null;
-  /** Throws if the first Emscripten set-up put anything but the instance's own functions in its table. */
-  checkTable(): void;
+  /**
+   * Gives a new Emscripten the table slots of the instance's functions (its GOT), as its first set-up
+   * found them: otherwise each set-up reads all 12,000 table slots again to find them.
+   */
+  presetGot(imports: ImportObject): void;
+  /**
+   * After the first set-up: throws if it put anything but the instance's own functions in the
+   * table, and keeps the GOT for `presetGot`.
+   */
+  afterSetUp(imports: ImportObject): void;
   /** False if the table grew since the first set-up (a function added at run time). */
   tableUnchanged(): boolean;
   /** Refuses every call from the instance from now on (a timer of an ended run, say). */
@@ -240,7 +249,11 @@ async function createMachine(module: WebAssembly.Module): Promise<Machine> {
   const machine: Machine = {
     instance: null as unknown as WebAssembly.Instance,
     imports: null,
-    checkTable,
+    presetGot: (imports) => {
+      const got = imports['GOT.func'] as Record<string, WebAssembly.Global>;
+      for (const [name, slot] of functionSlots ?? []) got[name]!.value = slot;
+    },
+    afterSetUp,
     tableUnchanged: () => table.length === setUpLength,
     retire: () => {
       retired = true;
@@ -261,17 +274,19 @@ async function createMachine(module: WebAssembly.Module): Promise<Machine> {
       throw new Error(`php.wasm imports ${entry.kind} ${entry.module}.${entry.name}, which this adapter does not forward`);
     }
   }
-  const instance = await WebAssembly.instantiate(module, forwarding);
+  const instance = await WebAssembly.instantiate(module, forwarding as WebAssembly.Imports);
   machine.instance = instance;
-  const table = instance.exports.__indirect_function_table;
-  if (!(table instanceof WebAssembly.Table)) throw new Error('php.wasm exports no function table');
+  const exported = instance.exports.__indirect_function_table;
+  if (!(exported instanceof WebAssembly.Table)) throw new Error('php.wasm exports no function table');
+  const table: WebAssembly.Table = exported;
   const exitSlot = table.grow(1, forwardingFunction(forwarding.env!.exit as (status: number) => void));
   (forwarding['GOT.func']!.exit as WebAssembly.Global).value = exitSlot;
   const instantiatedLength = table.length;
   let setUpLength = -1;
+  let functionSlots: [string, number][] | null = null;
 
-  function checkTable(): void {
-    if (setUpLength >= 0) return;
+  function afterSetUp(imports: ImportObject): void {
+    if (functionSlots) return;
     // Emscripten's set-up adds the instance's exported functions to the table; a function of its
     // own there would be called by later runs, through an ended Emscripten.
     setUpLength = table.length;
@@ -279,6 +294,12 @@ async function createMachine(module: WebAssembly.Module): Promise<Machine> {
     for (let i = instantiatedLength; i < setUpLength; i++) {
       if (!own.has(table.get(i))) throw new Error(`php-wasm's set-up put a function of its own in table slot ${i}`);
     }
+    // Reading a GOT entry makes one (at -1) if the set-up made none (its internal symbols): skipped.
+    const got = imports['GOT.func'] as Record<string, WebAssembly.Global>;
+    functionSlots = Object.entries(instance.exports)
+      .filter(([, value]) => typeof value === 'function')
+      .map(([name]): [string, number] => [name, got[name]!.value as number])
+      .filter(([, slot]) => slot !== -1);
   }
   return machine;
 }

@@ -169,7 +169,7 @@ describe('php through the Node worker pool (as the CLI runs it)', () => {
   const executor = createNodeExecutor({ poolSize: 1 });
   afterAll(() => executor.dispose());
 
-  it('runs programs in a locked-down worker thread, each from a new process's state', async () => {
+  it('runs programs in a locked-down worker thread, each as a new process would', async () => {
     expect(executor.languages()).toContain('php');
     const a = await executor.run({ language: 'php', program: '<?php\nfunction once() {}\necho "é ", PHP_VERSION;\n', timeoutMs: 10_000 });
     expect(a).toMatchObject({ exitCode: 0, stderr: '', timedOut: false });
