@@ -136,6 +136,14 @@ describe('php (php-wasm, PHP 8.1 CLI)', () => {
     expect(await run('<?php echo "still here";')).toMatchObject({ exitCode: 0, stdout: 'still here' });
   });
 
+  it('a time limit armed by a run that crashed does not reach the next run (one instance serves many runs)', async () => {
+    // The crash skips PHP's shutdown, which would disarm the timer: Emscripten's timer stays set.
+    const crash = await run('<?php\nset_time_limit(1);\nfunction f($n) { return array_map(fn ($x) => f($x), [$n + 1]); }\nf(0);\n');
+    expect(judgeRun('php', crash)).toBe('RUNTIME_ERROR');
+    const next = await run('<?php\nusleep(1_500_000);\necho "ok\\n";\n');
+    expect(next).toMatchObject({ exitCode: 0, stdout: 'ok\n', stderr: '' });
+  });
+
   it('caps output at the capture limit', async () => {
     const r = await run('<?php\necho str_repeat("x", 3 * 1024 * 1024);\n');
     expect(r.exitCode).toBe(0);
