@@ -120,7 +120,13 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Lang
           imports = target.imports = info;
           target.presetGot(info);
           // Later, as instantiation would be: `init` must return before the runtime starts.
-          queueMicrotask(() => receive(target.instance, wasm));
+          queueMicrotask(() => {
+            try {
+              receive(target.instance, wasm);
+            } catch (e) {
+              reject(e);
+            }
+          });
           return {};
         },
         onRuntimeInitialized: () => resolve({ php, imports: imports! }),
