@@ -7,8 +7,10 @@
  *     that the ones it does not export (asyncify's state, say) are exported too;
  *   - the table is not changed at run time (true of a module that neither exports nor imports its
  *     table: C compiled without dynamic linking has no table.set);
- *   - the memory has not grown: then the instance is not reused (`restore` says so) — its extra
- *     pages would differ from a new instance's, and zeroing them costs more than a new instance.
+ *   - the memory has not grown, or the caller allows some growth (`restore`'s `growthLimit`): the
+ *     extra pages are then zeroed, which is what `memory.grow` gives a new instance; what differs
+ *     is only the memory's size, which the C allocator reads to decide when to grow it (zeroing
+ *     costs more than a new instance for zeroperl, less for php-wasm).
  * What the host keeps outside the instance (the WASI file descriptors, environment, files) is the
  * caller's to make new per program.
  */
@@ -147,15 +149,18 @@ export class InstanceSnapshot {
 
   /**
    * Puts the instance of `exports` (the snapshot's, or a new instance of the same module) back as
-   * it was. Returns false, changing nothing, when its memory has grown past the snapshot's: then
-   * the caller must make a new instance.
+   * it was. Memory grown past the snapshot's by at most `growthLimit` bytes is zeroed (the header
+   * says why that is a new instance's state). Returns false, changing nothing, when it has grown
+   * more: then the caller must make a new instance.
    */
-  restore(exports: WebAssembly.Exports): boolean {
+  restore(exports: WebAssembly.Exports, growthLimit = 0): boolean {
     const memory = onlyMemory(exports);
     const size = memory.buffer.byteLength;
-    if (size > this.memory.byteLength) return false;
+    if (size > this.memory.byteLength + growthLimit) return false;
     if (size < this.memory.byteLength) memory.grow((this.memory.byteLength - size) / 65536);
-    new Uint8Array(memory.buffer).set(this.memory);
+    const bytes = new Uint8Array(memory.buffer);
+    bytes.set(this.memory);
+    if (size > this.memory.byteLength) bytes.fill(0, this.memory.byteLength);
     const globals = mutableGlobals(exports);
     if (globals.length !== this.globals.size) throw new Error('the instance has other globals than the snapshot');
     for (const [name, global] of globals) {
@@ -184,4 +189,49 @@ function isMutable(global: WebAssembly.Global): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The module's bytes with its memory's initial size set to `pages` (64 KB each), so that a snapshot
+ * copies no more than the program needs: the rest is grown on demand (C's sbrk asks the host).
+ */
+export function withInitialMemory(bytes: ArrayBuffer, pages: number): ArrayBuffer {
+  const b = new Uint8Array(bytes);
+  let p = 8;
+  const leb = (): number => {
+    let result = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = b[p++]!;
+      result += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return result;
+  };
+  while (p < b.length) {
+    const header = p;
+    const id = b[p++]!;
+    const size = leb();
+    const start = p;
+    if (id === 5) {
+      if (leb() !== 1) throw new Error('the module defines more than one memory');
+      const flags = leb();
+      const initial = leb();
+      const maximum = flags & 1 ? leb() : null;
+      if (flags & ~1) throw new Error(`memory flags 0x${flags.toString(16)}`);
+      if (pages > initial) throw new Error(`the memory already starts at ${initial} pages`);
+      if (maximum !== null && pages > maximum) throw new Error('initial memory above its maximum');
+      const body = [1, flags, ...uleb(pages), ...(maximum === null ? [] : uleb(maximum))];
+      const head = [5, ...uleb(body.length)];
+      const out = new Uint8Array(header + head.length + body.length + (b.length - (start + size)));
+      out.set(b.subarray(0, header));
+      out.set(head, header);
+      out.set(body, header + head.length);
+      out.set(b.subarray(start + size), header + head.length + body.length);
+      return out.buffer;
+    }
+    p = start + size;
+  }
+  throw new Error('the module defines no memory (an imported one is not supported)');
 }

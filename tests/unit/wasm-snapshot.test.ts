@@ -1,10 +1,11 @@
 /**
  * runtimes/host/wasm-snapshot.ts on a hand-assembled module whose state hides in a global it does
  * not export (as zeroperl's asyncify state does): the snapshot must put back the memory and that
- * global, and refuse an instance whose memory grew.
+ * global, and refuse an instance whose memory grew (or, within a caller's limit, zero the growth:
+ * php-wasm's case); and the rewrite of the memory's initial size.
  */
 import { expect, it } from 'vitest';
-import { exposeMutableGlobals, InstanceSnapshot } from '../../runtimes/host/wasm-snapshot';
+import { exposeMutableGlobals, InstanceSnapshot, withInitialMemory } from '../../runtimes/host/wasm-snapshot';
 
 // (module (memory (export "mem") 1) (global $g (mut i32) (i32.const 7))
 //   (func (export "bump") global $g += 1; mem[0] = $g)  (func (export "get") (result i32) $g))
@@ -66,4 +67,35 @@ it('refuses an instance whose memory grew, changing nothing', async () => {
 it('leaves a module with nothing hidden as it is', () => {
   const plain = new Uint8Array(MODULE.slice(0, 8 + 10 + 5 + 5)).buffer; // types, functions, memory only: no globals
   expect(exposeMutableGlobals(plain)).toBe(plain);
+});
+
+it('within a growth limit, zeroes the grown memory and puts the rest back', async () => {
+  const e = await instantiate(exposeMutableGlobals(MODULE.slice().buffer));
+  const snapshot = new InstanceSnapshot(e);
+  e.bump();
+  e.mem.grow(2);
+  new Uint8Array(e.mem.buffer).fill(0xab, 65536);
+  expect(snapshot.restore(e, 65536)).toBe(false); // grew by two pages, one allowed: untouched
+  expect(new Uint8Array(e.mem.buffer)[3 * 65536 - 1]).toBe(0xab);
+  expect(snapshot.restore(e, 2 * 65536)).toBe(true);
+  expect([e.get(), firstWord(e)]).toEqual([7, 0]);
+  expect(e.mem.buffer.byteLength).toBe(3 * 65536);
+  expect(new Uint8Array(e.mem.buffer).subarray(65536).every((b) => b === 0)).toBe(true);
+});
+
+/** MODULE with its memory section replaced (`section`: id, size, count, flags, limits). */
+const withMemorySection = (section: number[]) => {
+  const at = MODULE.indexOf(0x05, 8 + 10 + 5); // after the type and function sections
+  return new Uint8Array([...MODULE.subarray(0, at), ...section, ...MODULE.subarray(at + 5)]).buffer;
+};
+
+it('sets the initial memory size, keeping the maximum and the rest of the module', async () => {
+  const bytes = withMemorySection([0x05, 0x04, 0x01, 0x01, 0x03, 0x05]); // 3 pages, at most 5
+  expect((await instantiate(bytes)).mem.buffer.byteLength).toBe(3 * 65536);
+  const smaller = await instantiate(withInitialMemory(bytes, 2));
+  expect(smaller.mem.buffer.byteLength).toBe(2 * 65536);
+  smaller.bump();
+  expect([smaller.get(), firstWord(smaller)]).toEqual([8, 8]);
+  expect(() => smaller.mem.grow(4)).toThrow(); // the maximum (5 pages) is kept
+  expect(() => withInitialMemory(bytes, 4)).toThrow(/already starts at 3 pages/);
 });

@@ -160,6 +160,37 @@ register_shutdown_function(function () { echo "LATE-OUTPUT\\n"; });
 echo "done\\n";
 `;
 
+/**
+ * A program that leaves what a reused php-wasm instance could carry over: functions, constants, a
+ * class, ini settings, a time limit, an exit-0 shutdown hook, a rewritten php.ini with a prepend
+ * file, a directory in /tmp, its own file deleted, another cwd, and `mb` MB of memory.
+ */
+const phpReuseHostile = (mb: number) => `<?php
+function leaked_reuse() {}
+define('LEAKED_REUSE', 1);
+class LeakedReuse {}
+ini_set('precision', '3');
+ini_set('zend.assertions', '0');
+set_time_limit(1);
+register_shutdown_function(function () { exit(0); });
+@file_put_contents('/etc/php/8.1/cli/php.ini', "zend.assertions = -1\\nauto_prepend_file = /tmp/prepend.php\\n");
+@file_put_contents('/tmp/prepend.php', '<' . '?php function assert_leak() {}'); // split: SPEC §5's pre-check allows one opening tag
+@mkdir('/tmp/leakdir');
+@unlink(__FILE__);
+chdir('/tmp');
+$GLOBALS['big'] = str_repeat('x', ${mb} << 20);
+echo strlen($GLOBALS['big']), "\\n";
+`;
+
+const PHP_REUSE_CHECK = `<?php
+assert(!function_exists('leaked_reuse') && !defined('LEAKED_REUSE') && !class_exists('LeakedReuse') && !function_exists('assert_leak'));
+assert(ini_get('precision') === '14' && (string) (1 / 3) === '0.33333333333333');
+assert(getcwd() === __DIR__ && file_exists(__FILE__));
+assert(!file_exists('/tmp/prepend.php') && !is_dir('/tmp/leakdir'));
+assert(memory_get_usage() < (8 << 20));
+echo "ok\\n";
+`;
+
 export const php: Step[] = [
   { name: 'hostile: assert ini off, error/exception handlers, constants, functions, env, files', program: PHP_HOSTILE, expected: 'PASSED' },
   { name: 'wrong: assert()', program: '<?php\nfunction solve() { return 1 + 1; }\nassert(solve() === 3);\n', expected: 'RUNTIME_ERROR' },
@@ -172,6 +203,15 @@ export const php: Step[] = [
   { name: 'flood: 30 MB from a shutdown function that throws', program: "<?php\nregister_shutdown_function(function () { throw new Exception(str_repeat('x', 30000000)); });\necho \"ok\\n\";\n", expected: 'RUNTIME_ERROR', flood: true },
   { name: 'right: after the flood', program: '<?php\nassert(2 + 2 === 4);\necho "ok\\n";\n', expected: 'PASSED' },
   { name: 'wrong: after the flood', program: '<?php\nassert(2 + 2 === 5);\n', expected: 'RUNTIME_ERROR' },
+  // One php-wasm instance per worker is put back from a snapshot before each program, under a new
+  // Emscripten (file system, exit state); one grown past 64 MB is replaced. Neither path may carry
+  // anything into the next program.
+  { name: 'hostile: leaves functions, ini, an exit-0 hook, files, cwd, 30 MB (snapshot path)', program: phpReuseHostile(30), expected: 'PASSED' },
+  { name: 'wrong: assert() after the reuse', program: '<?php\nassert(strrev("ab") === "ab");\n', expected: 'RUNTIME_ERROR' },
+  { name: 'right: nothing of it survives', program: PHP_REUSE_CHECK, expected: 'PASSED' },
+  { name: 'hostile: the same with 100 MB (a new instance)', program: phpReuseHostile(100), expected: 'PASSED' },
+  { name: 'wrong: exit 1 after the new instance', program: '<?php\nexit(array_sum([1, 2]) === 4 ? 0 : 1);\n', expected: 'RUNTIME_ERROR' },
+  { name: 'right: nothing of it survives either', program: PHP_REUSE_CHECK, expected: 'PASSED' },
 ];
 
 const RUBY_HOSTILE = `require 'minitest'
