@@ -27,7 +27,6 @@ import posix from './lib/POSIX.pm?raw';
 import storable from './lib/Storable.pm?raw';
 import testMore from './lib/Test/More.pm?raw';
 import testSimple from './lib/Test/Simple.pm?raw';
-import warmUpProgram from './warm-up.pl?raw';
 import { packageVersion } from '../package-versions';
 import { createQueue } from '../queue';
 import { OutputCapture } from '../host/output';
@@ -42,8 +41,6 @@ export interface PerlRuntimeOptions {
 }
 
 const LIB_DIR = '/usr/share/benchtop/perl5';
-/** How many times a new worker runs warm-up.pl before its first program. */
-const WARM_UP_RUNS = 3;
 const PHASE_FILE = '/usr/share/benchtop/phase';
 
 /**
@@ -165,12 +162,6 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
   const probe = await execute(['perl', '-e', 'printf "%vd", $^V'], '');
   if (probe.exitCode !== 0) throw new Error(`zeroperl did not start: ${probe.stderr.text()}`);
   const perlVersion = probe.stdout.text();
-  // JIT warm-up (warm-up.pl says why): about 3× less time per warm program at the cost of a
-  // slower start-up; each run starts from the snapshot, so only V8's compiled code remains.
-  for (let i = 0; i < WARM_UP_RUNS; i++) {
-    const warm = await execute(['perl', '-MBenchtop::Phase', 'test.pl'], warmUpProgram);
-    if (warm.exitCode !== 0) throw new Error(`zeroperl's warm-up failed: ${warm.stderr.text()}`);
-  }
 
   // One program at a time (each instance starts with 32 MB of memory): the worker host sends
   // runs one by one anyway; direct callers may not.
