@@ -54,6 +54,8 @@ function quantile(xs: number[], q: number): number {
   return s[Math.floor(i)]! + (s[Math.ceil(i)]! - s[Math.floor(i)]!) * (i - Math.floor(i));
 }
 const ms = (x: number) => (Number.isNaN(x) ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(0));
+/** Runs per second: a slow language's fraction of one is not rounded to 0. */
+const rate = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const log = (text: string) => process.stderr.write(text + '\n');
@@ -273,7 +275,7 @@ function writeReport(
   out('| language | programs | native command | native median / p95 (ms) | Chromium median / p95 (ms) | Node median / p95 (ms) | speedup (native ÷ Chromium) | cold start Chromium / Node (ms) | throughput Chromium / Node (runs/s, 2 workers) |');
   out('|---|---|---|---|---|---|---|---|---|');
   for (const [i, f] of figures.entries()) {
-    out(`| ${LANGUAGE_NAMES[f.language]} | ${f.programs} | \`${f.nativeCommand.replace(/^native /, '')}\` | ${ms(median(f.native))} / ${ms(quantile(f.native, 0.95))} | ${ms(median(f.chromiumWarm))} / ${ms(quantile(f.chromiumWarm, 0.95))} | ${ms(median(f.nodeWarm))} / ${ms(quantile(f.nodeWarm, 0.95))} | **${speedups[i]!.toFixed(1)}×** | ${ms(f.chromiumCold)} / ${ms(f.nodeCold)} | ${f.chromiumThroughput.toFixed(0)} / ${f.nodeThroughput.toFixed(0)} |`);
+    out(`| ${LANGUAGE_NAMES[f.language]} | ${f.programs} | \`${f.nativeCommand.replace(/^native /, '')}\` | ${ms(median(f.native))} / ${ms(quantile(f.native, 0.95))} | ${ms(median(f.chromiumWarm))} / ${ms(quantile(f.chromiumWarm, 0.95))} | ${ms(median(f.nodeWarm))} / ${ms(quantile(f.nodeWarm, 0.95))} | **${speedups[i]!.toFixed(1)}×** | ${ms(f.chromiumCold)} / ${ms(f.nodeCold)} | ${rate(f.chromiumThroughput)} / ${rate(f.nodeThroughput)} |`);
   }
   out();
   out(`**Speedup vs native process-per-test (geometric mean over ${figures.map((f) => LANGUAGE_NAMES[f.language]).join(', ')}): ${geomean.toFixed(1)}×**`);
