@@ -19,7 +19,8 @@
 import type { LanguageId } from '../../src/contracts';
 import type { WorkerHandle } from './pool';
 import type { HostMessage, WorkerMessage } from './protocol';
-import { fetchResponse, fetchRuntimeFiles, type DownloadProgress, type RuntimeFile } from './runtime-files';
+import { fetchRuntimeFiles, type DownloadProgress, type RuntimeFile } from './runtime-files';
+import { fetchResponse } from './runtime-files-fetch';
 
 export interface SandboxSources {
   /** URL of sandbox.html. */
