@@ -90,6 +90,8 @@ export class RuntimeSandbox {
     this.handlers.set(id, handlers);
     const frame = this.current();
     frame.workers.add(id);
+    // The files are read (and checked) while the frame and the worker script load, not after.
+    this.provideFiles(frame, language).catch(() => undefined);
     let chain = frame.started
       .then(() => this.provideCode(frame, language))
       .then(() => this.send(frame, { kind: 'spawn', worker: id, language }));
@@ -234,6 +236,7 @@ export class RuntimeSandbox {
   private provideFiles(frame: Frame, language: LanguageId): Promise<void> {
     return once(frame.files, language, async () => {
       const files = await fetchRuntimeFiles(this.sources.files(language), (m) => this.sources.onStatus?.(language, m), (p) => this.sources.onProgress?.(language, p));
+      await frame.started;
       this.send(frame, { kind: 'files', language, files }, Object.values(files));
     });
   }
