@@ -2,8 +2,9 @@
  * The runtimes' files (catalog.ts) on the page's side: fetched from the app's own origin and kept
  * in the browser's Cache Storage, so a second visit downloads nothing. The download, the sha256
  * check against the build's hash and the cache copy run in a dedicated worker of the page
- * (./runtime-files-worker.ts, ./runtime-files-fetch.ts); the main thread gets each language's files
- * done and verified, as transferred ArrayBuffers (no copy), and a few progress messages.
+ * (./runtime-files-worker.ts, ./runtime-files-fetch.ts); the main thread gets a few progress
+ * messages, and either each language's files done and verified, as transferred ArrayBuffers (no
+ * copy), or, for the runtime frame (sandbox.ts), only word that the worker sent them there.
  */
 import FilesWorker from './runtime-files-worker.ts?worker';
 import { openRuntimeCache } from './runtime-files-fetch';
@@ -29,10 +30,11 @@ export interface DownloadProgress {
   done: boolean;
 }
 
-/** Page → runtime-files worker. */
+/** Page → runtime-files worker; with `to`, the files go there (`{ language, files }`) instead of back. */
 export interface FilesRequest {
   id: number;
   urls: Record<string, RuntimeFile>;
+  to?: { port: MessagePort; language: string };
 }
 
 /** Runtime-files worker → page. */
@@ -40,6 +42,8 @@ export type FilesReply =
   | { id: number; kind: 'status'; message: string }
   | { id: number; kind: 'progress'; progress: DownloadProgress }
   | { id: number; kind: 'done'; files: Record<string, ArrayBuffer> }
+  /** The files went to the request's port. */
+  | { id: number; kind: 'sent' }
   | { id: number; kind: 'failed'; error: string };
 
 interface Pending {
@@ -66,6 +70,7 @@ function filesWorker(): Worker {
     else {
       pending.delete(m.id);
       if (m.kind === 'done') request.resolve(m.files);
+      else if (m.kind === 'sent') request.resolve({});
       else request.reject(new Error(m.error));
     }
   });
@@ -91,10 +96,27 @@ export function fetchRuntimeFiles(
   onProgress?: (progress: DownloadProgress) => void,
 ): Promise<Record<string, ArrayBuffer>> {
   if (!Object.keys(urls).length) return Promise.resolve({});
+  return ask(urls, undefined, onStatus, onProgress);
+}
+
+/**
+ * The same, but the worker posts the files (`{ language, files }`, transferred) on `port`, whose
+ * other end the caller hands the runtime frame: the page's main thread never holds them.
+ */
+export async function sendRuntimeFiles(
+  urls: Record<string, RuntimeFile>,
+  to: { port: MessagePort; language: string },
+  onStatus?: (message: string) => void,
+  onProgress?: (progress: DownloadProgress) => void,
+): Promise<void> {
+  await ask(urls, to, onStatus, onProgress);
+}
+
+function ask(urls: Record<string, RuntimeFile>, to: FilesRequest['to'], onStatus?: (message: string) => void, onProgress?: (progress: DownloadProgress) => void): Promise<Record<string, ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { onStatus, onProgress, resolve, reject });
-    filesWorker().postMessage({ id, urls } satisfies FilesRequest);
+    filesWorker().postMessage({ id, urls, ...(to ? { to } : {}) } satisfies FilesRequest, to ? [to.port] : []);
   });
 }
 
