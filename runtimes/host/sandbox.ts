@@ -95,7 +95,8 @@ export class RuntimeSandbox {
     this.handlers.set(id, handlers);
     const frame = this.current();
     frame.workers.add(id);
-    // The files are read (and checked) while the frame and the worker script load, not after.
+    // The worker script and the files are fetched (the files checked) while the frame loads, not after.
+    this.provideCode(frame, language).catch(() => undefined);
     this.provideFiles(frame, language).catch(() => undefined);
     let chain = frame.started
       .then(() => this.provideCode(frame, language))
@@ -140,6 +141,7 @@ export class RuntimeSandbox {
   private provideCode(frame: Frame, language: LanguageId): Promise<void> {
     return once(frame.code, language, async () => {
       const code = await (await fetchResponse(this.sources.worker(language))).text();
+      await frame.started;
       this.send(frame, { kind: 'code', language, code });
     });
   }

@@ -50,7 +50,11 @@ describe('loading runtimes in the page', () => {
 
   it('fetches runtime files off the main thread; a returning visit with Pyodide cached starts Python before Run', { timeout: 420_000 }, async () => {
     const requests: string[] = [];
-    const { page, context } = await chromium.openApp({ requests, before: (p) => void p.addInitScript(recordMainThreadFetches) });
+    const { page, context } = await chromium.openApp({ requests });
+    // Registered before the visit below (addInitScript is asynchronous: openApp's own visit may not get it).
+    await page.addInitScript(recordMainThreadFetches);
+    await visitApp(page, appOrigin());
+    expect(await mainFetches(page)).toBeDefined();
     // First visit: nothing is cached, so nothing starts and nothing is downloaded until Run.
     await page.waitForTimeout(3000);
     expect(requests.filter((url) => url.includes('/runtimes/'))).toEqual([]);
