@@ -3,10 +3,10 @@
  * in the runtime sandbox (sandbox.ts: an opaque-origin frame whose policy allows no connection);
  * under `npm run dev` the page starts them itself, without that wall (docs/security.md).
  */
-import type { Executor, LanguageId } from '../../src/contracts';
+import type { LanguageId } from '../../src/contracts';
 import { CATALOG, runtimeFilePath } from './catalog';
 import { WORKER_LANGUAGES } from './languages';
-import { createPoolExecutor, MAX_SPARES, type WorkerHandle } from './pool';
+import { createPoolExecutor, MAX_SPARES, type PoolExecutor, type WorkerHandle } from './pool';
 import { poolSizeFor } from './pool-size';
 import type { HostMessage, WorkerMessage } from './protocol';
 import { cachedUrls, fetchRuntimeFiles, type DownloadProgress, type RuntimeFile } from './runtime-files';
@@ -93,7 +93,7 @@ function spawnDirectWorker(language: LanguageId, onStatus?: (message: string) =>
   };
 }
 
-export function createBrowserExecutor(options: BrowserExecutorOptions = {}): Executor & { describe(language: LanguageId): string } {
+export function createBrowserExecutor(options: BrowserExecutorOptions = {}): PoolExecutor {
   // navigator.deviceMemory (Chromium: GB, rounded, at most 8) is all a page may know of memory; 4 GB without it.
   const memory = ((navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4) * 1024 ** 3;
   const size = (language: LanguageId) => poolSizeFor(language, navigator.hardwareConcurrency || 2, memory, options.poolSize);

@@ -8,10 +8,10 @@ import { realpathSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Executor, LanguageId } from '../../src/contracts';
+import type { LanguageId } from '../../src/contracts';
 import { WORKER_LANGUAGES } from './languages';
 import { nodeModulesPath } from './node-files';
-import { createPoolExecutor, MAX_SPARES, type WorkerHandle } from './pool';
+import { createPoolExecutor, MAX_SPARES, type PoolExecutor, type WorkerHandle } from './pool';
 import { poolSizeFor } from './pool-size';
 import type { WorkerMessage } from './protocol';
 
@@ -53,7 +53,7 @@ export function permissionFlags(workerFile: string): string[] {
 /** How much of a worker process's stderr is kept, for the reason given when it dies. */
 const STDERR_TAIL = 1000;
 
-export function createNodeExecutor(options: NodeExecutorOptions = {}): Executor & { describe(language: LanguageId): string } {
+export function createNodeExecutor(options: NodeExecutorOptions = {}): PoolExecutor {
   const workerFile = fileURLToPath(options.workerUrl ?? defaultWorkerUrl());
   const execArgv = permissionFlags(workerFile);
   const spawn = (): WorkerHandle => {

@@ -96,6 +96,11 @@ class LanguagePool {
     });
   }
 
+  /** Starts the first worker now, before any program (nothing happens if one exists or the runtime failed). */
+  warm(): void {
+    if (!this.loadError && this.slots.length === 0) this.startSlot();
+  }
+
   private pump(): void {
     while (this.waiting.length) {
       const idle = this.slots.find((s) => s.ready && !s.job);
@@ -275,8 +280,15 @@ function sanitize(result: Omit<RunResult, 'runtime'>): Omit<RunResult, 'runtime'
   return clean;
 }
 
+/** What the pools add to an Executor: a language's runtime description, and a way to start one early. */
+export interface PoolExecutor extends Executor {
+  describe(language: LanguageId): string;
+  /** Starts `language`'s first worker before its first program (the page: files already cached, docs/architecture.md). */
+  warm(language: LanguageId): void;
+}
+
 /** An Executor that runs each language in its own pool of workers. */
-export function createPoolExecutor(options: PoolOptions): Executor & { describe(language: LanguageId): string } {
+export function createPoolExecutor(options: PoolOptions): PoolExecutor {
   const pools = new Map<LanguageId, LanguagePool>();
   const pool = (language: LanguageId) => {
     let p = pools.get(language);
@@ -292,6 +304,9 @@ export function createPoolExecutor(options: PoolOptions): Executor & { describe(
       return pool(request.language).run(request);
     },
     describe: (language) => pools.get(language)?.description ?? '',
+    warm(language) {
+      if (options.languages.includes(language)) pool(language).warm();
+    },
     async dispose() {
       for (const p of pools.values()) p.dispose();
       pools.clear();

@@ -1,10 +1,13 @@
 /**
- * The runtimes' files (catalog.ts), fetched by the page from its own origin and kept in the
- * browser's Cache Storage, so a second visit downloads nothing. Every file, from the cache or the
- * network, is checked against the sha256 the build computed (RUNTIME_FILE_HASHES, vite.config.ts)
- * before it is used: a cache entry that something rewrote (docs/security.md, "the frame") is
- * dropped and downloaded again, and a download that does not match is refused.
+ * The runtimes' files (catalog.ts) on the page's side: fetched from the app's own origin and kept
+ * in the browser's Cache Storage, so a second visit downloads nothing. The download, the sha256
+ * check against the build's hash and the cache copy run in a dedicated worker of the page
+ * (./runtime-files-worker.ts, ./runtime-files-fetch.ts); the main thread gets a few progress
+ * messages, and either each language's files done and verified, as transferred ArrayBuffers (no
+ * copy), or, for the runtime frame (sandbox.ts), only word that the worker sent them there.
  */
+import FilesWorker from './runtime-files-worker.ts?worker';
+import { openRuntimeCache } from './runtime-files-fetch';
 
 export interface RuntimeFile {
   url: string;
@@ -27,123 +30,99 @@ export interface DownloadProgress {
   done: boolean;
 }
 
-/** Runtime files are kept in the browser's Cache Storage: a second visit downloads nothing. */
-const FILE_CACHE = 'benchtop-runtime-files-v1';
-const MB = 1024 * 1024;
+/** Page → runtime-files worker; with `to`, the files go there (`{ language, files }`) instead of back. */
+export interface FilesRequest {
+  id: number;
+  urls: Record<string, RuntimeFile>;
+  to?: { port: MessagePort; language: string };
+}
+
+/** Runtime-files worker → page. */
+export type FilesReply =
+  | { id: number; kind: 'status'; message: string }
+  | { id: number; kind: 'progress'; progress: DownloadProgress }
+  | { id: number; kind: 'done'; files: Record<string, ArrayBuffer> }
+  /** The files went to the request's port. */
+  | { id: number; kind: 'sent' }
+  | { id: number; kind: 'failed'; error: string };
+
+interface Pending {
+  onStatus?: (message: string) => void;
+  onProgress?: (progress: DownloadProgress) => void;
+  resolve: (files: Record<string, ArrayBuffer>) => void;
+  reject: (error: Error) => void;
+}
+
+/** One worker for the page's lifetime, started on the first request; replaced if it dies. */
+let worker: Worker | null = null;
+const pending = new Map<number, Pending>();
+let nextId = 1;
+
+function filesWorker(): Worker {
+  if (worker) return worker;
+  const started = new FilesWorker({ name: 'benchtop-runtime-files' });
+  started.addEventListener('message', (event: MessageEvent<FilesReply>) => {
+    const m = event.data;
+    const request = pending.get(m.id);
+    if (!request) return;
+    if (m.kind === 'status') request.onStatus?.(m.message);
+    else if (m.kind === 'progress') request.onProgress?.(m.progress);
+    else {
+      pending.delete(m.id);
+      if (m.kind === 'done') request.resolve(m.files);
+      else if (m.kind === 'sent') request.resolve({});
+      else request.reject(new Error(m.error));
+    }
+  });
+  started.addEventListener('error', (event) => {
+    event.preventDefault();
+    if (worker === started) worker = null;
+    started.terminate();
+    const error = new Error(`the runtime-files worker stopped: ${event.message || 'could not start'}`);
+    for (const request of pending.values()) request.reject(error);
+    pending.clear();
+  });
+  worker = started;
+  return started;
+}
 
 /**
- * Downloads a runtime's files from the app's own origin (or takes them from the cache), reporting
- * progress in megabytes. The cache is keyed by URL, and each URL carries the file's hash
- * (`…?v=<sha256>`), so an update never finds a stale entry.
+ * A runtime's files, by name, from this browser's cache or the app's own origin, each checked
+ * against its build hash: done in the runtime-files worker. Progress in megabytes on the way.
  */
-export async function fetchRuntimeFiles(
+export function fetchRuntimeFiles(
   urls: Record<string, RuntimeFile>,
   onStatus?: (message: string) => void,
   onProgress?: (progress: DownloadProgress) => void,
 ): Promise<Record<string, ArrayBuffer>> {
-  const entries = Object.entries(urls);
-  if (!entries.length) return {};
-  const cache = await openCache();
-  const total = { expected: 0, unknown: false, received: 0, fromCache: 0 };
-  // Sizes known from the build give a percent from the first byte, compressed or not.
-  const built = entries.every(([, f]) => typeof f.bytes === 'number') ? entries.reduce((n, [, f]) => n + f.bytes!, 0) : 0;
-  let lastReport = 0;
-  const report = (force = false) => {
-    const now = Date.now();
-    if (!force && now - lastReport < 250) return;
-    lastReport = now;
-    const expected = built || (total.unknown ? 0 : total.expected + total.fromCache);
-    onProgress?.({ received: total.received + total.fromCache, cached: total.fromCache, total: expected, done: force });
-    if (!onStatus) return;
-    const cached = total.fromCache ? ` (${(total.fromCache / MB).toFixed(1)} MB from this browser's cache)` : '';
-    const of = total.expected && !total.unknown ? ` of ${(total.expected / MB).toFixed(1)}` : '';
-    onStatus(`downloading runtime files: ${(total.received / MB).toFixed(1)}${of} MB${cached}…`);
-  };
-  const files = await Promise.all(entries.map(async ([name, { url, sha256 }]) => {
-    const hit = await cache?.match(url);
-    if (hit) {
-      const bytes = await hit.arrayBuffer();
-      if (await hashMatches(bytes, sha256)) {
-        total.fromCache += bytes.byteLength;
-        report();
-        return [name, bytes] as const;
-      }
-      // Not what the build made: rewritten by someone, or damaged. Never used; downloaded again.
-      await cache!.delete(url).catch(() => undefined);
-      onStatus?.(`a cached runtime file (${name}) did not match its hash: downloading it again`);
-    }
-    // After a bad cache entry, past the HTTP cache too.
-    const response = await fetchResponse(url, hit ? 'reload' : 'default');
-    // A compressed response's length is not what the body yields: no total for it, then.
-    const length = response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
-    if (length) total.expected += length;
-    else total.unknown = true;
-    const bytes = await readWithProgress(response, (n) => { total.received += n; report(); }, url);
-    if (!(await hashMatches(bytes, sha256))) throw new Error(`${url} is not the file this app was built with (its sha256 differs): refused`);
-    await cache?.put(url, new Response(bytes.slice(0), { headers: { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream' } })).catch(() => undefined);
-    return [name, bytes] as const;
-  }));
-  report(true);
-  return Object.fromEntries(files);
-}
-
-async function openCache(): Promise<Cache | null> {
-  try {
-    return typeof caches === 'undefined' ? null : await caches.open(FILE_CACHE);
-  } catch {
-    return null; // no Cache Storage here (an insecure origin, private mode): download every visit
-  }
-}
-
-async function readWithProgress(response: Response, onChunk: (bytes: number) => void, url: string): Promise<ArrayBuffer> {
-  if (!response.body) return response.arrayBuffer();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      length += value.length;
-      onChunk(value.length);
-    }
-  } catch (e) {
-    throw new Error(`could not download ${url}: ${(e as Error).message}`);
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes.buffer;
+  if (!Object.keys(urls).length) return Promise.resolve({});
+  return ask(urls, undefined, onStatus, onProgress);
 }
 
 /**
- * Whether `bytes` hash to one of `sha256` (hex). Without Web Crypto (an insecure origin, which has no
- * Cache Storage either) only the network is left, the same origin the app's own scripts come from.
+ * The same, but the worker posts the files (`{ language, files }`, transferred) on `port`, whose
+ * other end the caller hands the runtime frame: the page's main thread never holds them.
  */
-async function hashMatches(bytes: ArrayBuffer, sha256: readonly string[]): Promise<boolean> {
-  if (!sha256.length || typeof crypto === 'undefined' || !crypto.subtle) return true;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return sha256.includes([...digest].map((b) => b.toString(16).padStart(2, '0')).join(''));
+export async function sendRuntimeFiles(
+  urls: Record<string, RuntimeFile>,
+  to: { port: MessagePort; language: string },
+  onStatus?: (message: string) => void,
+  onProgress?: (progress: DownloadProgress) => void,
+): Promise<void> {
+  await ask(urls, to, onStatus, onProgress);
 }
 
-export async function fetchResponse(url: string, cache: RequestCache = 'default'): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(url, { credentials: 'same-origin', cache });
-  } catch (e) {
-    throw new Error(`could not download ${url}: ${(e as Error).message}`);
-  }
-  if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
-  return response;
+function ask(urls: Record<string, RuntimeFile>, to: FilesRequest['to'], onStatus?: (message: string) => void, onProgress?: (progress: DownloadProgress) => void): Promise<Record<string, ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { onStatus, onProgress, resolve, reject });
+    filesWorker().postMessage({ id, urls, ...(to ? { to } : {}) } satisfies FilesRequest, to ? [to.port] : []);
+  });
 }
 
 /** Which of `urls` this browser's cache holds (checked against their hash only when used). */
 export async function cachedUrls(urls: readonly string[]): Promise<Set<string>> {
-  const cache = await openCache();
+  const cache = await openRuntimeCache();
   if (!cache) return new Set();
   const held = await Promise.all(urls.map(async (url) => ((await cache.match(url).catch(() => undefined)) ? url : null)));
   return new Set(held.filter((u): u is string => u !== null));

@@ -33,7 +33,7 @@
     removeEventListener('message', handOver);
     port = event.ports[0];
     port.onmessage = (e) => {
-      if (typeof e.data === 'object' && e.data !== null) handle(e.data);
+      if (typeof e.data === 'object' && e.data !== null) handle(e.data, e.ports);
     };
     toPage({ kind: 'ready' });
   });
@@ -45,7 +45,7 @@
     return modules.every((x) => x instanceof WebAssembly.Module) && bytes.every((x) => x instanceof Uint8Array);
   }
 
-  function handle(m) {
+  function handle(m, ports) {
     switch (m.kind) {
       case 'ping':
         toPage({ kind: 'pong' });
@@ -53,9 +53,20 @@
       case 'code':
         if (!scripts.has(m.language)) scripts.set(m.language, URL.createObjectURL(new Blob([m.code], { type: 'text/javascript' })));
         break;
-      case 'files':
-        files.set(m.language, m.files);
+      case 'files-port': {
+        // The other end is the page's runtime-files worker, which posts this language's checked
+        // files on it once (transferred) and never listens: the frame sends nothing back on it.
+        const from = ports && ports[0];
+        if (!from || typeof m.language !== 'string') break;
+        from.onmessage = (f) => {
+          from.close();
+          const d = f.data;
+          if (typeof d !== 'object' || d === null || d.language !== m.language || typeof d.files !== 'object' || d.files === null) return;
+          files.set(m.language, d.files);
+          toPage({ kind: 'files-ready', language: m.language });
+        };
         break;
+      }
       case 'spawn': {
         const script = scripts.get(m.language);
         if (!script || workers.has(m.worker)) break;

@@ -3,13 +3,15 @@
  * sandbox.html with sandbox="allow-scripts" (an opaque origin: no access to the app's storage,
  * cookies or DOM) under a policy that allows no connection, hosts every runtime worker. The page
  * fetches what the workers need (the worker script, Pyodide's and QuickJS's files) from its own
- * origin and hands it over, so nothing inside the frame ever needs the network.
+ * origin and hands it over, so nothing inside the frame ever needs the network. Runtime files go
+ * from the page's runtime-files worker to the frame directly, over a port the page hands the frame
+ * for that language (`files-port`); the frame says `files-ready` once it holds them.
  *
  * Page ⇄ frame messages go over a MessageChannel whose port the page hands the frame once it has
  * loaded (the frame takes it only from its parent on the app's origin, and only while its own
- * origin is opaque): {kind:'code'|'files'|'spawn'|'post'|'terminate'|'ping'} down,
- * {kind:'ready'|'message'|'exit'|'pong'} up (see sandbox-frame.js); `code` and `files` come once
- * per language per frame.
+ * origin is opaque): {kind:'code'|'files-port'|'spawn'|'post'|'terminate'|'ping'} down,
+ * {kind:'ready'|'files-ready'|'message'|'exit'|'pong'} up (see sandbox-frame.js); `code` and
+ * `files-port` come once per language per frame.
  *
  * A program can kill the frame's renderer (exhausting V8's heap from Python through pyodide.ffi,
  * say); no event tells the page. So the page pings the frame: one that stops answering is dead,
@@ -19,7 +21,8 @@
 import type { LanguageId } from '../../src/contracts';
 import type { WorkerHandle } from './pool';
 import type { HostMessage, WorkerMessage } from './protocol';
-import { fetchResponse, fetchRuntimeFiles, type DownloadProgress, type RuntimeFile } from './runtime-files';
+import { sendRuntimeFiles, type DownloadProgress, type RuntimeFile } from './runtime-files';
+import { fetchResponse } from './runtime-files-fetch';
 
 export interface SandboxSources {
   /** URL of sandbox.html. */
@@ -37,6 +40,7 @@ export interface SandboxSources {
 type FrameMessage =
   | { kind: 'ready' }
   | { kind: 'pong' }
+  | { kind: 'files-ready'; language: string }
   | { kind: 'message'; worker: number; message: WorkerMessage }
   | { kind: 'exit'; worker: number; reason: string };
 
@@ -68,6 +72,8 @@ interface Frame {
   port: MessagePort | null;
   started: Promise<void>;
   files: Map<string, Promise<void>>;
+  /** Languages whose files the frame is to confirm (`files-ready`), and how to fail them if it dies. */
+  filesReady: Map<string, { resolve: () => void; reject: (error: Error) => void }>;
   code: Map<string, Promise<void>>;
   workers: Set<number>;
   heartbeat: ReturnType<typeof setInterval> | null;
@@ -89,6 +95,9 @@ export class RuntimeSandbox {
     this.handlers.set(id, handlers);
     const frame = this.current();
     frame.workers.add(id);
+    // The worker script and the files are fetched (the files checked) while the frame loads, not after.
+    this.provideCode(frame, language).catch(() => undefined);
+    this.provideFiles(frame, language).catch(() => undefined);
     let chain = frame.started
       .then(() => this.provideCode(frame, language))
       .then(() => this.send(frame, { kind: 'spawn', worker: id, language }));
@@ -132,6 +141,7 @@ export class RuntimeSandbox {
   private provideCode(frame: Frame, language: LanguageId): Promise<void> {
     return once(frame.code, language, async () => {
       const code = await (await fetchResponse(this.sources.worker(language))).text();
+      await frame.started;
       this.send(frame, { kind: 'code', language, code });
     });
   }
@@ -152,7 +162,7 @@ export class RuntimeSandbox {
     element.dataset.testid = 'runtime-sandbox';
     element.style.display = 'none';
     element.src = this.sources.page;
-    const frame: Frame = { element, port: null, started: Promise.resolve(), files: new Map(), code: new Map(), workers: new Set(), heartbeat: null, pingSent: null, confirming: false };
+    const frame: Frame = { element, port: null, started: Promise.resolve(), files: new Map(), filesReady: new Map(), code: new Map(), workers: new Set(), heartbeat: null, pingSent: null, confirming: false };
     frame.started = new Promise<void>((resolve, reject) => {
       let loaded = false;
       element.addEventListener('load', () => {
@@ -182,6 +192,9 @@ export class RuntimeSandbox {
     if (m.kind === 'ready') {
       ready();
       frame.heartbeat ??= setInterval(() => this.checkFrame(frame), PING_MS);
+    } else if (m.kind === 'files-ready') {
+      frame.filesReady.get(m.language)?.resolve();
+      frame.filesReady.delete(m.language);
     } else if (m.kind === 'pong') {
       frame.pingSent = null;
       frame.confirming = false;
@@ -223,17 +236,34 @@ export class RuntimeSandbox {
   }
 
   private close(frame: Frame): void {
+    for (const waiting of frame.filesReady.values()) waiting.reject(new Error('the runtime sandbox frame closed'));
+    frame.filesReady.clear();
     if (frame.heartbeat) clearInterval(frame.heartbeat);
     frame.heartbeat = null;
     frame.port?.close();
     frame.element.remove();
   }
 
-  /** Fetches a language's runtime files from the app's own origin and hands them to the frame, once per frame. */
+  /**
+   * Has the page's runtime-files worker fetch a language's files (from Cache Storage or the app's
+   * own origin, hash-checked) and post them to the frame over a port of their own, once per frame;
+   * done when the frame holds them. The download starts at once; its message waits in the port
+   * until the frame has started and has the other end.
+   */
   private provideFiles(frame: Frame, language: LanguageId): Promise<void> {
     return once(frame.files, language, async () => {
-      const files = await fetchRuntimeFiles(this.sources.files(language), (m) => this.sources.onStatus?.(language, m), (p) => this.sources.onProgress?.(language, p));
-      this.send(frame, { kind: 'files', language, files }, Object.values(files));
+      const channel = new MessageChannel();
+      const held = new Promise<void>((resolve, reject) => frame.filesReady.set(language, { resolve, reject }));
+      held.catch(() => undefined);
+      const sent = sendRuntimeFiles(this.sources.files(language), { port: channel.port2, language }, (m) => this.sources.onStatus?.(language, m), (p) => this.sources.onProgress?.(language, p));
+      try {
+        await frame.started;
+      } finally {
+        // Sent even if the frame failed to start (then to no one): the port is not kept here.
+        this.send(frame, { kind: 'files-port', language }, [channel.port1]);
+      }
+      await sent;
+      await held;
     });
   }
 

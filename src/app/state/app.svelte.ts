@@ -29,7 +29,11 @@ export class AppState {
   constructor() {
     this.sources = new AnswerSources(() => this.dataset.current);
     this.settings = new RunSettings(this.sources);
-    this.dataset = new DatasetStore(() => this.runtimes.runnable, (d) => this.sources.datasetChanged(d));
+    this.dataset = new DatasetStore(() => this.runtimes.runnable, (d) => {
+      this.sources.datasetChanged(d);
+      void this.runtimes.warmAhead(d.languageCounts.map(([l]) => l));
+    });
+    void this.runtimes.warmAhead(this.dataset.current.languageCounts.map(([l]) => l));
     this.run = new RunStore({ dataset: this.dataset, sources: this.sources, settings: this.settings, runtimes: this.runtimes, history: this.history, view: this.view });
     this.generate = new GenerateStore({ sources: this.sources, runtimes: this.runtimes, dataset: this.dataset, view: this.view });
   }

@@ -6,7 +6,15 @@ import { createBrowserExecutor, downloadPlan, type DownloadPlan } from '../../..
 import type { DownloadProgress } from '../../../runtimes/host/runtime-files';
 import { createRoutedExecutor, routeFor, type Route } from '../../../runtimes/remote/routing';
 import type { Executor, LanguageId } from '../../contracts';
+import type { PoolExecutor } from '../../../runtimes/host/pool';
 import { RunnerSettings } from './runner-settings.svelte';
+
+/**
+ * Runtimes started when a dataset that has their problems is loaded (files cached): Python, whose
+ * load (about 2 s on 2 cores) is most of its first result and which most datasets have. Not the
+ * others: clang and webR cost seconds of CPU and about 600 MB each, QuickJS loads in 0.2 s.
+ */
+const WARM_AHEAD: readonly LanguageId[] = ['python'];
 
 export class Runtimes {
   /** Remote runner URLs, token and per-language choice. */
@@ -20,7 +28,7 @@ export class Runtimes {
    * time out, since a second run downloads nothing.
    */
   downloadSpans = $state<Array<[number, number | null]>>([]);
-  private executor: Executor | null = null;
+  private executor: PoolExecutor | null = null;
   executorError = $state<string | null>(null);
 
   constructor() {
@@ -61,6 +69,20 @@ export class Runtimes {
   /** What running `languages` in the page would download now (sizes from the build, cached from Cache Storage). */
   plan(languages: readonly LanguageId[]): Promise<DownloadPlan> {
     return downloadPlan(languages.filter((l) => this.local.includes(l) && this.routeOf(l) === 'in-browser'));
+  }
+
+  /**
+   * Starts, ahead of Run, the runtimes of WARM_AHEAD among `languages` (a dataset's) that would
+   * run in the page and whose files this browser already holds: a returning user's first result
+   * then does not wait for the runtime to load. Nothing is downloaded for it (a runtime whose files
+   * are not all cached waits for Run, where the download plan is shown first).
+   */
+  async warmAhead(languages: readonly LanguageId[]): Promise<void> {
+    const wanted = WARM_AHEAD.filter((l) => languages.includes(l) && this.local.includes(l) && this.routeOf(l) === 'in-browser');
+    for (const language of wanted) {
+      const plan = (await downloadPlan([language]).catch(() => null))?.languages[0];
+      if (plan && plan.bytes > 0 && plan.cachedBytes === plan.bytes) this.executor?.warm(language);
+    }
   }
 
   /** Languages the page's own runtimes can run. */

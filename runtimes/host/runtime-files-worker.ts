@@ -1,0 +1,35 @@
+/// <reference lib="webworker" />
+/**
+ * The page's runtime-files worker (started by ./runtime-files.ts): a dedicated worker on the app's
+ * own origin, which the page alone can talk to. It downloads, hash-checks and caches runtime files
+ * (./runtime-files-fetch.ts) and hands each request's files on as transferred ArrayBuffers: to
+ * the page, or, when the request carries a port whose other end the page gave the runtime frame,
+ * straight to the frame, so that the copy into the frame's process happens here, not on the page's
+ * main thread. It runs no program and never listens on such a port: nothing the frame sends
+ * reaches it (docs/security.md).
+ */
+import type { FilesReply, FilesRequest } from './runtime-files';
+import { downloadRuntimeFiles } from './runtime-files-fetch';
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const reply = (message: FilesReply, transfer: Transferable[] = []) => scope.postMessage(message, transfer);
+
+scope.addEventListener('message', (event: MessageEvent<FilesRequest>) => {
+  const { id, urls, to } = event.data;
+  downloadRuntimeFiles(
+    urls,
+    (message) => reply({ id, kind: 'status', message }),
+    (progress) => reply({ id, kind: 'progress', progress }),
+  ).then(
+    (files) => {
+      if (!to) return reply({ id, kind: 'done', files }, Object.values(files));
+      to.port.postMessage({ language: to.language, files }, Object.values(files));
+      to.port.close();
+      reply({ id, kind: 'sent' });
+    },
+    (e: unknown) => {
+      to?.port.close();
+      reply({ id, kind: 'failed', error: e instanceof Error ? e.message : String(e) });
+    },
+  );
+});
