@@ -18,24 +18,36 @@
 /** Prefix of the export names `exposeMutableGlobals` adds. */
 const EXPOSED = 'benchtop_global_';
 
+/** A cursor over a module's bytes, from past the 8-byte header: bytes and unsigned LEB128 numbers. */
+class Cursor {
+  p = 8;
+  constructor(private readonly b: Uint8Array) {}
+
+  byte(): number {
+    return this.b[this.p++]!;
+  }
+
+  leb(): number {
+    let result = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = this.byte();
+      result += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return result;
+  }
+}
+
 /**
  * The module's bytes with every mutable global exported (as `benchtop_global_<index>`) that was
  * not already. Only the export section changes; nothing else is parsed beyond section bounds.
  */
 export function exposeMutableGlobals(bytes: ArrayBuffer): ArrayBuffer {
   const b = new Uint8Array(bytes);
-  let p = 8;
-  const leb = (): number => {
-    let result = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = b[p++]!;
-      result += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    return result;
-  };
+  const c = new Cursor(b);
+  const leb = () => c.leb();
   const skipLimits = () => {
     const flags = leb();
     leb();
@@ -43,63 +55,63 @@ export function exposeMutableGlobals(bytes: ArrayBuffer): ArrayBuffer {
   };
   const name = () => {
     const length = leb();
-    const text = new TextDecoder().decode(b.subarray(p, p + length));
-    p += length;
+    const text = new TextDecoder().decode(b.subarray(c.p, c.p + length));
+    c.p += length;
     return text;
   };
   const mutable: number[] = [];
   const exported = new Set<number>();
   let importedGlobals = 0;
   let exportSection: { start: number; end: number } | null = null;
-  while (p < b.length) {
-    const id = b[p++]!;
+  while (c.p < b.length) {
+    const id = c.byte();
     const size = leb();
-    const start = p;
+    const start = c.p;
     if (id === 2) {
       for (let n = leb(); n > 0; n--) {
         name();
         name();
-        const kind = b[p++];
+        const kind = c.byte();
         if (kind === 0) leb();
-        else if (kind === 1) (p++, skipLimits());
+        else if (kind === 1) (c.p++, skipLimits());
         else if (kind === 2) skipLimits();
         else if (kind === 3) {
-          p++; // value type
-          if (b[p++] === 1) mutable.push(importedGlobals);
+          c.p++; // value type
+          if (c.byte() === 1) mutable.push(importedGlobals);
           importedGlobals++;
         } else throw new Error(`unknown import kind ${kind}`);
       }
     } else if (id === 6) {
       for (let n = leb(), i = importedGlobals; n > 0; n--, i++) {
-        const type = b[p++];
-        if (type !== 0x7f && type !== 0x7e && type !== 0x7d && type !== 0x7c) throw new Error(`global of type 0x${type?.toString(16)}`);
-        if (b[p++] === 1) mutable.push(i);
+        const type = c.byte();
+        if (type !== 0x7f && type !== 0x7e && type !== 0x7d && type !== 0x7c) throw new Error(`global of type 0x${type.toString(16)}`);
+        if (c.byte() === 1) mutable.push(i);
         // A constant expression: one instruction with its immediate, then `end`.
-        const op = b[p++];
+        const op = c.byte();
         if (op === 0x41 || op === 0x42 || op === 0x23) leb();
-        else if (op === 0x43) p += 4;
-        else if (op === 0x44) p += 8;
-        else throw new Error(`global initialiser 0x${op?.toString(16)}`);
-        if (b[p++] !== 0x0b) throw new Error('global initialiser longer than one instruction');
+        else if (op === 0x43) c.p += 4;
+        else if (op === 0x44) c.p += 8;
+        else throw new Error(`global initialiser 0x${op.toString(16)}`);
+        if (c.byte() !== 0x0b) throw new Error('global initialiser longer than one instruction');
       }
     } else if (id === 7) {
       exportSection = { start, end: start + size };
       for (let n = leb(); n > 0; n--) {
         name();
-        const kind = b[p++];
+        const kind = c.byte();
         const index = leb();
         if (kind === 3) exported.add(index);
       }
     }
-    p = start + size;
+    c.p = start + size;
   }
   const missing = mutable.filter((i) => !exported.has(i));
   if (missing.length === 0) return bytes;
   if (!exportSection) throw new Error('the module has no export section');
   // The new export section: the old entries, then ours; count and size re-encoded.
-  p = exportSection.start;
+  c.p = exportSection.start;
   const count = leb();
-  const entries = b.subarray(p, exportSection.end);
+  const entries = b.subarray(c.p, exportSection.end);
   const added = missing.flatMap((i) => [...encodeName(`${EXPOSED}${i}`), 3, ...uleb(i)]);
   const body = [...uleb(count + missing.length)];
   const content = new Uint8Array(body.length + entries.length + added.length);
@@ -197,23 +209,13 @@ function isMutable(global: WebAssembly.Global): boolean {
  */
 export function withInitialMemory(bytes: ArrayBuffer, pages: number): ArrayBuffer {
   const b = new Uint8Array(bytes);
-  let p = 8;
-  const leb = (): number => {
-    let result = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = b[p++]!;
-      result += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    return result;
-  };
-  while (p < b.length) {
-    const header = p;
-    const id = b[p++]!;
+  const c = new Cursor(b);
+  const leb = () => c.leb();
+  while (c.p < b.length) {
+    const header = c.p;
+    const id = c.byte();
     const size = leb();
-    const start = p;
+    const start = c.p;
     if (id === 5) {
       if (leb() !== 1) throw new Error('the module defines more than one memory');
       const flags = leb();
@@ -231,7 +233,7 @@ export function withInitialMemory(bytes: ArrayBuffer, pages: number): ArrayBuffe
       out.set(b.subarray(start + size), header + head.length + body.length);
       return out.buffer;
     }
-    p = start + size;
+    c.p = start + size;
   }
   throw new Error('the module defines no memory (an imported one is not supported)');
 }
