@@ -12,13 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { readPass1, runAndWait } from '../../src/bench/app-page';
 import { useChromium } from '../support/e2e';
-import { openGenerateTab } from '../support/gen-page';
+import { openGenerateTab, seedCodes, pasteSeeds } from '../support/gen-page';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 
 // Two small seeds: a loop over a string, and a loop with an early return (mutants of both compile).
-const SEEDS = readFileSync('bench-data/gen-seeds/cpp.jsonl', 'utf8').split('\n').filter(Boolean)
-  .map((l) => (JSON.parse(l) as { code: string }).code)
-  .filter((code) => /\b(countVowels|isPrime)\(/.test(code));
+const SEEDS = seedCodes('cpp').filter((code) => /\b(countVowels|isPrime)\(/.test(code));
 const TIMEOUT = 240_000;
 
 describe('C++ in the Generate tab', () => {
@@ -37,10 +35,7 @@ describe('C++ in the Generate tab', () => {
   it('generates two C++ problems in the page, and the set evaluates at 100% with the canonical solutions', { timeout: 420_000 }, async () => {
     expect(SEEDS).toHaveLength(2);
     await page.getByTestId('view-generate').click();
-    for (const seed of SEEDS) {
-      await page.getByTestId('gen-snippet').fill(seed);
-      await page.getByTestId('gen-add-snippet').click();
-    }
+    await pasteSeeds(page, SEEDS);
     await page.getByTestId('gen-language').selectOption('cpp');
     await page.getByTestId('gen-concurrency').fill('2');
     await page.getByTestId('provider-key').fill('sk-cpp-e2e');

@@ -9,15 +9,14 @@
  *
  * Needs `dist/` (npm test builds it). Uses Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPass1, runAndWait } from '../../src/bench/app-page';
 import { useChromium } from '../support/e2e';
-import { openGenerateTab, readStoredGen } from '../support/gen-page';
+import { openGenerateTab, readStoredGen, seedCodes, pasteSeeds } from '../support/gen-page';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 
-const SEEDS = readFileSync('bench-data/gen-seeds/python.jsonl', 'utf8').split('\n').filter(Boolean).slice(0, 2).map((l) => (JSON.parse(l) as { code: string }).code);
+const SEEDS = seedCodes('python').slice(0, 2);
 const GEN_TIMEOUT = 240_000;
 
 describe('Stop in the Generate tab', () => {
@@ -43,10 +42,7 @@ describe('Stop in the Generate tab', () => {
 
   it('Stop ends the requests in flight and keeps what was answered; Continue asks nothing twice, each model on its own provider, and the set evaluates at 100%', { timeout: 420_000 }, async () => {
     await page.getByTestId('view-generate').click();
-    for (const seed of SEEDS) {
-      await page.getByTestId('gen-snippet').fill(seed);
-      await page.getByTestId('gen-add-snippet').click();
-    }
+    await pasteSeeds(page, SEEDS);
     await page.getByTestId('gen-language').selectOption('python');
     await page.getByTestId('gen-concurrency').fill('1');
     await page.getByTestId('gen-difficulty-model').fill('mock-small');

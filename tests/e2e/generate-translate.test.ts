@@ -15,13 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { readPass1, runAndWait, visitApp } from '../../src/bench/app-page';
 import { appOrigin, useChromium } from '../support/e2e';
-import { openGenerateTab, readStoredGen } from '../support/gen-page';
+import { openGenerateTab, readStoredGen, seedCodes, pasteSeeds, discardShownJob } from '../support/gen-page';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 
 const NAMES = ['gcd', 'digit_sum', 'compress'];
-const SEEDS = readFileSync('bench-data/gen-seeds/python.jsonl', 'utf8').split('\n').filter(Boolean)
-  .map((l) => (JSON.parse(l) as { code: string }).code)
-  .filter((code) => NAMES.some((n) => code.startsWith(`def ${n}(`)));
+const SEEDS = seedCodes('python').filter((code) => NAMES.some((n) => code.startsWith(`def ${n}(`)));
 const TIMEOUT = 240_000;
 
 describe('translation (stage 6) in the Generate tab', () => {
@@ -40,17 +38,10 @@ describe('translation (stage 6) in the Generate tab', () => {
   /** Every journal entry the tab stored (IndexedDB), as "<type> <content JSON>". */
   const storedEntries = async () => (await readStoredGen(page)).entries.map((e) => `${e.type} ${JSON.stringify(e.content)}`);
 
-  async function addSeeds(): Promise<void> {
-    for (const seed of SEEDS) {
-      await page.getByTestId('gen-snippet').fill(seed);
-      await page.getByTestId('gen-add-snippet').click();
-    }
-  }
-
   it('translates the kept Python problems to JavaScript, drops the one whose tests fail, and the set evaluates at 100%', { timeout: 420_000 }, async () => {
     expect(SEEDS).toHaveLength(3);
     await page.getByTestId('view-generate').click();
-    await addSeeds();
+    await pasteSeeds(page, SEEDS);
     await page.getByTestId('gen-language').selectOption('python');
     await page.getByTestId('gen-concurrency').fill('2');
     // Go runs on a runner only: with none configured the tab says so, and nothing starts.
@@ -118,14 +109,10 @@ describe('translation (stage 6) in the Generate tab', () => {
   });
 
   it('a reload during stage 6 continues from IndexedDB: no translation is asked twice', { timeout: 420_000 }, async () => {
-    await page.getByTestId('view-generate').click();
-    // The tab's code loads when it opens: the first test's Discard button is there only after that.
-    await page.getByTestId('gen-snippet').waitFor();
-    if (await page.getByTestId('gen-discard').count()) await page.getByTestId('gen-discard').click();
-    await page.getByTestId('gen-funnel').waitFor({ state: 'detached' });
+    await discardShownJob(page);
     // Gone with its journal: every entry counted below is this test's job's.
     expect((await readStoredGen(page)).jobs).toEqual([]);
-    await addSeeds();
+    await pasteSeeds(page, SEEDS);
     // One at a time, so the journal's asks are the mock's requests in order; JavaScript is still ticked (the job's settings).
     await page.getByTestId('gen-concurrency').fill('1');
     expect(await page.getByTestId('gen-translate-javascript').isChecked()).toBe(true);

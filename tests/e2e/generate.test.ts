@@ -13,11 +13,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPass1, runAndWait, visitApp } from '../../src/bench/app-page';
 import { useChromium, appOrigin } from '../support/e2e';
-import { openGenerateTab, readStoredGen } from '../support/gen-page';
+import { openGenerateTab, readStoredGen, seedCodes, pasteSeeds, discardShownJob } from '../support/gen-page';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 
 /** Two seeds of the fixture set; clamp's first tests are wrong and are sent back once (the mock's script). */
-const SEEDS = readFileSync('bench-data/gen-seeds/python.jsonl', 'utf8').split('\n').filter(Boolean).slice(0, 2).map((l) => (JSON.parse(l) as { code: string }).code);
+const SEEDS = seedCodes('python').slice(0, 2);
 const GEN_TIMEOUT = 240_000;
 const KEY = `sk-gen-e2e-${Math.random().toString(36).slice(2)}-secret`;
 
@@ -46,10 +46,7 @@ describe('the Generate tab in Chromium', () => {
     await page.getByTestId('view-generate').click();
     // The seed list outlives a job: start from an empty one.
     while (await page.getByRole('button', { name: /^Remove / }).count()) await page.getByRole('button', { name: /^Remove / }).first().click();
-    for (const seed of SEEDS) {
-      await page.getByTestId('gen-snippet').fill(seed);
-      await page.getByTestId('gen-add-snippet').click();
-    }
+    await pasteSeeds(page, SEEDS);
     await page.getByTestId('gen-language').selectOption('python');
     await page.getByTestId('gen-concurrency').fill('1');
     await page.getByTestId('gen-difficulty-model').fill('mock-small');
@@ -119,12 +116,8 @@ describe('the Generate tab in Chromium', () => {
   });
 
   it('a reload mid-way continues from IndexedDB and asks the model no question twice', { timeout: 420_000 }, async () => {
-    await page.getByTestId('view-generate').click();
-    // The tab's code loads when it opens: its job's Discard button is there only after that.
-    await page.getByTestId('gen-snippet').waitFor();
     // The first test's job, forgotten (with its journal), when this test runs after it.
-    if (await page.getByTestId('gen-discard').count()) await page.getByTestId('gen-discard').click();
-    await page.getByTestId('gen-funnel').waitFor({ state: 'detached' });
+    await discardShownJob(page);
     expect((await readStoredGen(page)).jobs).toEqual([]);
     const before = mock.bodies.length;
     await setUp();

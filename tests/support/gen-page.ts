@@ -3,6 +3,7 @@
  * Model panel's provider pointed at the local mock model server (allowing the mock's origin reloads
  * the page), and what the tab stored in IndexedDB (`benchtop-generate`).
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { OpenOptions } from '../../src/bench/app-page';
 import type { useChromium } from './e2e';
@@ -40,4 +41,28 @@ export function readStoredGen(page: Page): Promise<StoredGen> {
     db.close();
     return out;
   });
+}
+
+/** The code of every seed snippet in bench-data/gen-seeds/<language>.jsonl, in file order. */
+export function seedCodes(language: string): string[] {
+  return readFileSync(`bench-data/gen-seeds/${language}.jsonl`, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { code: string }).code);
+}
+
+/** Pastes each snippet into the tab's form and adds it as a seed. */
+export async function pasteSeeds(page: Page, seeds: readonly string[]): Promise<void> {
+  for (const seed of seeds) {
+    await page.getByTestId('gen-snippet').fill(seed);
+    await page.getByTestId('gen-add-snippet').click();
+  }
+}
+
+/**
+ * Opens the tab and forgets the job it shows (an earlier test's), with its journal. The tab's code
+ * loads when it opens: its Discard button is there only after the form is.
+ */
+export async function discardShownJob(page: Page): Promise<void> {
+  await page.getByTestId('view-generate').click();
+  await page.getByTestId('gen-snippet').waitFor();
+  if (await page.getByTestId('gen-discard').count()) await page.getByTestId('gen-discard').click();
+  await page.getByTestId('gen-funnel').waitFor({ state: 'detached' });
 }
