@@ -325,6 +325,14 @@ export const cpp: Step[] = [
     flood: true,
   },
   { name: 'right: after the flood', program: '#include <cassert>\nint main() { assert(2 + 2 == 4); return 0; }\n', expected: 'PASSED' },
+  // The precompiled header of these first lines (runtimes/cpp/pch.ts) is built on the first and
+  // read by the next: what the first adds to namespace std after them must not be in it.
+  {
+    name: 'hostile: adds a function to namespace std after its first lines (the precompiled-header path)',
+    program: '#include <iostream>\nusing namespace std;\n#include <vector>\nnamespace std { int benchtop_leak() { return 0; } }\nint main() { return benchtop_leak(); }\n',
+    expected: 'PASSED',
+  },
+  { name: 'wrong: the same first lines, calling what the earlier program added', program: '#include <iostream>\nusing namespace std;\n#include <vector>\nint main() { return std::benchtop_leak(); }\n', expected: 'COMPILATION_ERROR' },
 ];
 
 /** Wrong answers: each fails under python3, and each would pass if an attack below stuck. */
