@@ -5,7 +5,8 @@
  * and through the runner (`node dist-node/runner.mjs`, a sandboxed process per program run, the
  * official sandbox's way); then the runner's throughput with 1, 2 and 4 runner processes behind
  * the client's spreading (runtimes/remote/client.ts), on the languages the runner offers.
- * Size: `--scale-size N` or BENCH_SCALE_SIZE (default 1,586). A benchmark: nothing here asserts;
+ * Size: `--scale-size N` or BENCH_SCALE_SIZE (default 1,586); BENCH_SCALE_WAYS=page,cli,runner,curve
+ * runs only some ways (an experiment: it prints their lines and writes no report). A benchmark: nothing here asserts;
  * tests/e2e/bench-scale-smoke.test.ts checks the printed lines on a tiny size.
  */
 import { spawn } from 'node:child_process';
@@ -46,7 +47,12 @@ export interface ScaleSettings {
   /** BENCH_LANGUAGES was given. */
   narrowed: boolean;
   out: string;
+  /** BENCH_SCALE_WAYS: the ways to run (all by default); the report is written only when all ran. */
+  ways: ScaleWay[];
 }
+
+const WAYS = ['page', 'cli', 'runner', 'curve'] as const;
+export type ScaleWay = (typeof WAYS)[number];
 
 export function scaleSettings(argv: readonly string[], env: NodeJS.ProcessEnv): ScaleSettings {
   const at = argv.indexOf('--scale-size');
@@ -67,6 +73,12 @@ export function scaleSettings(argv: readonly string[], env: NodeJS.ProcessEnv): 
     languages,
     narrowed: languages !== all,
     out: (env.BENCH_OUT ?? 'docs').replace(/\/$/, ''),
+    ways: env.BENCH_SCALE_WAYS?.trim()
+      ? env.BENCH_SCALE_WAYS.split(',').map((w) => {
+        if (!(WAYS as readonly string[]).includes(w.trim())) throw new Error(`BENCH_SCALE_WAYS: "${w}" is not one of ${WAYS.join(', ')}`);
+        return w.trim() as ScaleWay;
+      })
+      : [...WAYS],
   };
 }
 
@@ -252,16 +264,29 @@ export async function scaleMain(argv: readonly string[]): Promise<void> {
     writeFileSync(inPageFile, toJsonl(scaleDataset(demo, settings.languages, settings.size)));
     log(`scale: ${settings.size} problems over ${settings.languages.join(', ')} (${inPageFile}); load average ${load.toFixed(1)} on ${availableParallelism()} cores`);
     const perProcess = availableParallelism();
-    log('scale: in Chromium…');
-    const page = await inPage(inPageFile, 'scale-in-page.jsonl', settings.size);
-    log(wayLine(page));
-    log(`  the page's main thread during the run: ${page.longFrames}`);
-    log('scale: under the CLI…');
-    const cli = await underCli(inPageFile, dir);
-    log(wayLine(cli));
-    log('scale: through one runner process…');
-    const runner = await throughRunners(inPageFile, 1, perProcess);
-    log(wayLine(runner));
+    const runs = (way: ScaleWay) => settings.ways.includes(way);
+    let page: WayFigures | undefined;
+    let cli: WayFigures | undefined;
+    let runner: WayFigures | undefined;
+    if (runs('page')) {
+      log('scale: in Chromium…');
+      page = await inPage(inPageFile, 'scale-in-page.jsonl', settings.size);
+      log(wayLine(page));
+      log(`  the page's main thread during the run: ${page.longFrames}`);
+    }
+    if (runs('cli')) {
+      log('scale: under the CLI…');
+      cli = await underCli(inPageFile, dir);
+      log(wayLine(cli));
+    }
+    if (runs('runner')) {
+      log('scale: through one runner process…');
+      runner = await throughRunners(inPageFile, 1, perProcess);
+      log(wayLine(runner));
+    }
+    if (page && runner) log(`scale throughput in-page ÷ runner: ${(rate(page) / rate(runner)).toFixed(2)}x`);
+    // A partial run (an experiment on one way) prints its lines and leaves the report alone.
+    if (!page || !cli || !runner || !runs('curve')) return;
 
     // The curve: every language the runner offers (the demo set has), in Lite proportions.
     const probe = await startRunnerProcess(0, perProcess);
@@ -296,13 +321,13 @@ function report(settings: ScaleSettings, load: number, ways: WayFigures[], curve
   const out = (s = '') => lines.push(s);
   out('## Scale run');
   out();
-  out(`Measured by \`npm run bench -- --scale --scale-size ${settings.size}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${mb(totalmem())} memory, load average ${load.toFixed(1)} when it started (the machine was shared with other jobs: the figures are of a loaded machine). ` +
+  out(`Measured by \`npm run bench -- --scale --scale-size ${settings.size}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${mb(totalmem())} memory, load average ${load.toFixed(1)} when it started (each way's range is in the table; a way's own workers count in it). ` +
     `${settings.size} problems over ${settings.languages.map((l) => LANGUAGE_NAMES[l]).join(', ')} in AutoCodeBench-Lite's language proportions (equal shares: src/bench/scale-data.ts says why), copies of the demo set's problems with questions of their own, answered by their canonical solutions (each must pass). The three ways ran one after the other on the same dataset.`);
   out();
-  out('| way | problems | passed | wall | first result | problems/s | per problem p50 / p95 | peak memory | memory, last quarter vs first |');
-  out('|---|---|---|---|---|---|---|---|---|');
+  out('| way | problems | passed | wall | first result | problems/s | per problem p50 / p95 | peak memory | memory, last quarter vs first | load average during |');
+  out('|---|---|---|---|---|---|---|---|---|---|');
   for (const f of ways) {
-    out(`| ${f.name} | ${f.problems} | ${f.passed} | ${sec(f.wallMs)} | ${sec(f.firstResultMs)} | ${rate(f).toFixed(2)} | ${quantile(f.perProblemMs, 0.5).toFixed(0)} / ${quantile(f.perProblemMs, 0.95).toFixed(0)} ms | ${mb(f.peakRss)} (${f.rssWhat})${f.peakHeap !== undefined ? `; page JS heap ${mb(f.peakHeap)}` : ''} | ${pct(f.rssGrowth)}${f.heapGrowth !== undefined ? `; JS heap ${pct(f.heapGrowth)}` : ''} |`);
+    out(`| ${f.name} | ${f.problems} | ${f.passed} | ${sec(f.wallMs)} | ${sec(f.firstResultMs)} | ${rate(f).toFixed(2)} | ${quantile(f.perProblemMs, 0.5).toFixed(0)} / ${quantile(f.perProblemMs, 0.95).toFixed(0)} ms | ${mb(f.peakRss)} (${f.rssWhat})${f.peakHeap !== undefined ? `; page JS heap ${mb(f.peakHeap)}` : ''} | ${pct(f.rssGrowth)}${f.heapGrowth !== undefined ? `; JS heap ${pct(f.heapGrowth)}` : ''} | ${f.load.min.toFixed(1)}–${f.load.max.toFixed(1)} |`);
   }
   out();
   out(`**Throughput in-page ÷ runner (process per run): ${ratio.toFixed(2)}×** (target ≥ 3×: ${ratio >= 3 ? 'met' : 'not met'}).`);
