@@ -56,14 +56,20 @@ export function quantile(xs: readonly number[], q: number): number {
 /** A memory sample: milliseconds since the start of the way's run, and bytes. */
 export interface MemorySample { at: number; bytes: number }
 
-/** Mean of the last quarter of the samples (by time) over the mean of the first quarter, minus 1. */
+/** The mean of the samples in each quarter of the run's time (NaN for a quarter without one). */
+export function quarterMeans(samples: readonly MemorySample[]): number[] {
+  const end = samples.at(-1)?.at ?? 0;
+  return [0, 1, 2, 3].map((q) => {
+    const w = samples.filter((s) => s.at >= (end * q) / 4 && s.at <= (end * (q + 1)) / 4);
+    return w.length ? w.reduce((a, s) => a + s.bytes, 0) / w.length : NaN;
+  });
+}
+
+/** The last quarter's mean over the first's, less one (the flatness target compares the two). */
 export function growth(samples: readonly MemorySample[]): number {
   if (samples.length < 4) return NaN;
-  const end = samples.at(-1)!.at;
-  const mean = (w: MemorySample[]) => w.reduce((a, s) => a + s.bytes, 0) / w.length;
-  const first = samples.filter((s) => s.at <= end / 4);
-  const last = samples.filter((s) => s.at >= (end * 3) / 4);
-  return first.length && last.length ? mean(last) / mean(first) - 1 : NaN;
+  const q = quarterMeans(samples);
+  return q[3]! / q[0]! - 1;
 }
 
 /** What one way of running the dataset measured. */
@@ -84,6 +90,8 @@ export interface WayFigures {
   /** What peakRss covers. */
   rssWhat: string;
   rssGrowth: number;
+  /** The mean memory in each quarter of the run (a rise that levels off is start-up; one that keeps on is a leak). */
+  rssQuarters: number[];
   /** In-page only: the page's JS heap. */
   peakHeap?: number;
   heapGrowth?: number;

@@ -18,7 +18,7 @@ import { NATIVE_COMMANDS } from '../../runtimes/native/process';
 import { connectRemoteExecutor } from '../../runtimes/remote/executor';
 import { chooseSource, launchChromium, loadDataset, openApp, startAppServer } from '../bench/app-page';
 import { LITE_SIZE, scaleDataset } from '../bench/scale-data';
-import { growth, quantile, startRunnerProcess, summarizeLongFrames, treeRss, type LongFrame, type MemorySample, type RunnerProcess, type WayFigures } from '../bench/scale-measure';
+import { growth, quantile, quarterMeans, startRunnerProcess, summarizeLongFrames, treeRss, type LongFrame, type MemorySample, type RunnerProcess, type WayFigures } from '../bench/scale-measure';
 import { failureKinds, failureLines, outcomeOf, languageTable, loadRange, type ProblemOutcome, type WayOutcomes } from '../bench/scale-problems';
 import { LANGUAGE_NAMES, normalizeLanguage, type BenchRecord, type LanguageId } from '../contracts';
 import { evaluateAll } from '../core/engine';
@@ -162,7 +162,7 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
     return {
       name: 'in-page (Chromium)', problems: lines.length, passed: lines.filter((l) => l.passed).length, outcomes: lines, load: loadRange(load.stop()), wallMs,
       firstResultMs: first ? first[0] - startedAt : NaN, perProblemMs: lines.map((l) => l.duration_ms),
-      peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'Chromium renderers: page and runtime workers', rssGrowth: growth(rss),
+      peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'Chromium renderers: page and runtime workers', rssGrowth: growth(rss), rssQuarters: quarterMeans(rss),
       peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), clickMs: clicks, longFrames: summarizeLongFrames(frames),
     };
   } finally {
@@ -196,7 +196,7 @@ async function underCli(file: string, dir: string): Promise<WayFigures> {
   const lines = readOutcomes(readFileSync(out, 'utf8'));
   return {
     name: 'CLI (Node workers)', problems: lines.length, passed: lines.filter((l) => l.passed).length, outcomes: lines, load: loadRange(load.stop()), wallMs, firstResultMs,
-    perProblemMs: lines.map((l) => l.duration_ms), peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'the CLI process and its workers', rssGrowth: growth(rss),
+    perProblemMs: lines.map((l) => l.duration_ms), peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'the CLI process and its workers', rssGrowth: growth(rss), rssQuarters: quarterMeans(rss),
   };
 }
 
@@ -235,7 +235,7 @@ async function throughRunners(file: string, count: number, perProcess: number): 
     }
     return {
       name: `runner (${count} process${count > 1 ? 'es' : ''}, a sandboxed process per run)`, problems: problems.length, passed, outcomes, load: loadRange(load.stop()), wallMs: Date.now() - started, firstResultMs,
-      perProblemMs, peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'runner processes and the programs they run', rssGrowth: growth(rss),
+      perProblemMs, peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'runner processes and the programs they run', rssGrowth: growth(rss), rssQuarters: quarterMeans(rss),
       languages: [...new Set(problems.map((p) => p.language))],
     };
   } finally {
@@ -251,7 +251,7 @@ function wayLine(f: WayFigures): string {
   const clicks = f.clickMs ? `, clicks answered p95 ${quantile(f.clickMs, 0.95).toFixed(0)} ms / max ${Math.max(...f.clickMs).toFixed(0)} ms over ${f.clickMs.length} clicks` : '';
   return `scale ${f.name}: ${f.problems} problems, passed ${f.passed}/${f.problems}, wall ${sec(f.wallMs)}, first result ${sec(f.firstResultMs)}, ` +
     `${rate(f).toFixed(2)} problems/s, per problem p50 ${quantile(f.perProblemMs, 0.5).toFixed(0)} ms / p95 ${quantile(f.perProblemMs, 0.95).toFixed(0)} ms, ` +
-    `peak memory ${mb(f.peakRss)} (${f.rssWhat}; last quarter ${pct(f.rssGrowth)} vs first)${heap}${clicks}`;
+    `peak memory ${mb(f.peakRss)} (${f.rssWhat}; last quarter ${pct(f.rssGrowth)} vs first; by quarter ${f.rssQuarters.map((b) => mb(b).replace(' MB', '')).join(' → ')} MB)${heap}${clicks}`;
 }
 
 export async function scaleMain(argv: readonly string[]): Promise<void> {
@@ -333,7 +333,7 @@ function report(settings: ScaleSettings, load: number, ways: WayFigures[], curve
   out(`**Throughput in-page ÷ runner (process per run): ${ratio.toFixed(2)}×** (target ≥ 3×: ${ratio >= 3 ? 'met' : 'not met'}).`);
   const clicks = page.clickMs ?? [];
   out(`The page answered ${clicks.length} clicks on a view tab during the run (two a second) in p95 ${quantile(clicks, 0.95).toFixed(0)} ms, at most ${Math.max(...clicks).toFixed(0)} ms, from the input event to the frame after it (target: every click within 200 ms: ${clicks.length && Math.max(...clicks) <= 200 ? 'met' : 'not met'}).`);
-  out(`Memory flatness (target: last quarter within 10% of the first): Chromium renderers ${pct(page.rssGrowth)}, page JS heap ${pct(page.heapGrowth ?? NaN)}.`);
+  out(`Memory flatness (target: last quarter within 10% of the first): Chromium renderers ${pct(page.rssGrowth)}, page JS heap ${pct(page.heapGrowth ?? NaN)}. Mean memory by quarter of each way's run: ${ways.map((f) => `${f.name} ${f.rssQuarters.map((b) => mb(b).replace(' MB', '')).join(' → ')} MB`).join('; ')}.`);
   out();
   out(`Runner processes behind the client's spreading (runtimes/remote/client.ts: least busy runner first), ${settings.curveSize} problems over the languages this machine's runner offers (${offered.join(', ')}), each process allowing ${availableParallelism()} runs at once. This machine has ${cpus().length} cores, so more processes cannot add CPU: the curve shows what spreading costs or gains here, not what more machines would give.`);
   out();
