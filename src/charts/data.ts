@@ -30,7 +30,11 @@ export interface ChartData {
   passk: Array<{ k: number; value: number } & Bounds>;
 }
 
-export function chartData(results: readonly AttemptResult[], options: { title: string; samples: number; turns: number }): ChartData {
+/**
+ * `passk: false` leaves the pass@k curve empty: its bootstrap (2,000 resamples of every problem) is
+ * most of the cost, and the page shows that chart only for runs with more than one sample.
+ */
+export function chartData(results: readonly AttemptResult[], options: { title: string; samples: number; turns: number; passk?: boolean }): ChartData {
   const first = summarize(firstAttempts(results));
   return {
     title: options.title,
@@ -43,6 +47,6 @@ export function chartData(results: readonly AttemptResult[], options: { title: s
       .map((d) => ({ difficulty: d.key, pass1: d.pass1, passed: d.passed, total: d.total, ...wilson(d.passed, d.total) })),
     turns: pass1ByTurn(results, options.turns).overall.map((t) => ({ ...t, ...wilson(t.passed, t.total) })),
     // The same bootstrap (seed, resamples) as the printed pass@k intervals.
-    passk: uncertainty(results, { ks: curveKs(options.samples), turn: options.turns }).passk.map((p) => ({ k: p.k, value: p.value, low: p.low, high: p.high })),
+    passk: options.passk === false ? [] : uncertainty(results, { ks: curveKs(options.samples), turn: options.turns }).passk.map((p) => ({ k: p.k, value: p.value, low: p.low, high: p.high })),
   };
 }

@@ -86,4 +86,10 @@ describe('chart data', () => {
     // Error bars: Wilson intervals (Python 1/2 → 0.0945–0.9055 by hand; JavaScript 1/1 → 0.2065–1).
     expect(d.languages.map((l) => [l.low, l.high])).toEqual([[expect.closeTo(0.206549, 5), 1], [expect.closeTo(0.094531, 5), expect.closeTo(0.905469, 5)]]);
   });
+  it('leaves out only the pass@k curve when asked (the page draws it for runs of more than one sample)', () => {
+    const all = chartData(results, { title: 't', samples: 2, turns: 2 });
+    const without = chartData(results, { title: 't', samples: 2, turns: 2, passk: false });
+    expect(without.passk).toEqual([]);
+    expect({ ...without, passk: all.passk }).toEqual(all);
+  });
 });

@@ -35,7 +35,7 @@ export function intervalLines(results: readonly AttemptResult[], shape: RunShape
 
 /** The four charts' data for a run. */
 export function runChartData(results: readonly AttemptResult[], shape: RunShape, title: string): ChartData {
-  return chartData(results, { title, samples: shape.samples, turns: shape.turns });
+  return chartData(results, { title, samples: shape.samples, turns: shape.turns, passk: shape.samples > 1 });
 }
 
 /** An extra column of the per-language table: its header, a figure per language, and overall. */
