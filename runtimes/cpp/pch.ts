@@ -16,6 +16,11 @@
  * a quoted include, a macro or any other text of a program), so what a program finds in the cache
  * is what any program with the same first lines would get; it is read-only input to clang.
  *
+ * The PCH also holds the instantiations of the templates its headers use themselves
+ * (-fpch-instantiate-templates, clang.ts): made once there instead of in every program. They
+ * involve only the library's own types; a program could tell only by adding overloads to
+ * namespace std (undefined behaviour), which g++ would find when it instantiates at the end.
+ *
  * Cost: building a PCH costs about a compile. The splice's own first two lines (`#include
  * <iostream>`, `using namespace std;`: every spliced program starts with them) are precompiled
  * when the worker loads and handed on to later workers; any other prefix when a worker first meets
