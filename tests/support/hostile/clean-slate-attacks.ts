@@ -333,6 +333,16 @@ export const cpp: Step[] = [
     expected: 'PASSED',
   },
   { name: 'wrong: the same first lines, calling what the earlier program added', program: '#include <iostream>\nusing namespace std;\n#include <vector>\nint main() { return std::benchtop_leak(); }\n', expected: 'COMPILATION_ERROR' },
+  // The compile tree names its PCH and its source (prefix.pch, prefix.hpp): a program that writes
+  // files of those names where it runs must not reach what the next compile reads (the PCH also
+  // holds its headers' template instantiations since -fpch-instantiate-templates).
+  {
+    name: 'hostile: writes prefix.pch and prefix.hpp where it runs, after the same first lines as the next two',
+    program: '#include <iostream>\nusing namespace std;\n#include <string>\n#include <cstdio>\nint main() {\n  for (const char* name : {"prefix.pch", "prefix.hpp"})\n    if (FILE* f = fopen(name, "w")) { fputs("namespace std { int benchtop_pch_leak() { return 0; } }\\n", f); fclose(f); }\n  return 0;\n}\n',
+    expected: 'PASSED',
+  },
+  { name: 'right: the same first lines, the library\'s templates still work', program: '#include <iostream>\nusing namespace std;\n#include <string>\n#include <cstdio>\nint main() { string s = "ab"; s += to_string(12); return s == "ab12" ? 0 : 1; }\n', expected: 'PASSED' },
+  { name: 'wrong: the same first lines, calling what the written header declares', program: '#include <iostream>\nusing namespace std;\n#include <string>\n#include <cstdio>\nint main() { return std::benchtop_pch_leak(); }\n', expected: 'COMPILATION_ERROR' },
 ];
 
 /** Wrong answers: each fails under python3, and each would pass if an attack below stuck. */
