@@ -74,9 +74,10 @@ export function scaleSettings(argv: readonly string[], env: NodeJS.ProcessEnv): 
     narrowed: languages !== all,
     out: (env.BENCH_OUT ?? 'docs').replace(/\/$/, ''),
     ways: env.BENCH_SCALE_WAYS?.trim()
-      ? env.BENCH_SCALE_WAYS.split(',').map((w) => {
-        if (!(WAYS as readonly string[]).includes(w.trim())) throw new Error(`BENCH_SCALE_WAYS: "${w}" is not one of ${WAYS.join(', ')}`);
-        return w.trim() as ScaleWay;
+      ? env.BENCH_SCALE_WAYS.split(',').map((raw) => {
+        const way = raw.trim();
+        if (!(WAYS as readonly string[]).includes(way)) throw new Error(`BENCH_SCALE_WAYS: "${raw}" is not one of ${WAYS.join(', ')}`);
+        return way as ScaleWay;
       })
       : [...WAYS],
   };
@@ -244,6 +245,8 @@ async function throughRunners(file: string, count: number, perProcess: number): 
 }
 
 const rate = (f: WayFigures) => f.problems / (f.wallMs / 1000);
+/** A way's mean memory by quarter of its run, e.g. "2905 → 3112 → 3164 → 3185 MB". */
+const byQuarter = (f: WayFigures) => `${f.rssQuarters.map((b) => mb(b).replace(' MB', '')).join(' → ')} MB`;
 
 /** The one line per way that the smoke test reads. */
 function wayLine(f: WayFigures): string {
@@ -251,7 +254,7 @@ function wayLine(f: WayFigures): string {
   const clicks = f.clickMs ? `, clicks answered p95 ${quantile(f.clickMs, 0.95).toFixed(0)} ms / max ${Math.max(...f.clickMs).toFixed(0)} ms over ${f.clickMs.length} clicks` : '';
   return `scale ${f.name}: ${f.problems} problems, passed ${f.passed}/${f.problems}, wall ${sec(f.wallMs)}, first result ${sec(f.firstResultMs)}, ` +
     `${rate(f).toFixed(2)} problems/s, per problem p50 ${quantile(f.perProblemMs, 0.5).toFixed(0)} ms / p95 ${quantile(f.perProblemMs, 0.95).toFixed(0)} ms, ` +
-    `peak memory ${mb(f.peakRss)} (${f.rssWhat}; last quarter ${pct(f.rssGrowth)} vs first; by quarter ${f.rssQuarters.map((b) => mb(b).replace(' MB', '')).join(' → ')} MB)${heap}${clicks}`;
+    `peak memory ${mb(f.peakRss)} (${f.rssWhat}; last quarter ${pct(f.rssGrowth)} vs first; by quarter ${byQuarter(f)})${heap}${clicks}`;
 }
 
 export async function scaleMain(argv: readonly string[]): Promise<void> {
@@ -284,9 +287,11 @@ export async function scaleMain(argv: readonly string[]): Promise<void> {
       runner = await throughRunners(inPageFile, 1, perProcess);
       log(wayLine(runner));
     }
-    if (page && runner) log(`scale throughput in-page ÷ runner: ${(rate(page) / rate(runner)).toFixed(2)}x`);
-    // A partial run (an experiment on one way) prints its lines and leaves the report alone.
-    if (!page || !cli || !runner || !runs('curve')) return;
+    // A partial run (an experiment on some ways) prints its lines and leaves the report alone.
+    if (!page || !cli || !runner || !runs('curve')) {
+      if (page && runner) log(`scale throughput in-page ÷ runner: ${(rate(page) / rate(runner)).toFixed(2)}x`);
+      return;
+    }
 
     // The curve: every language the runner offers (the demo set has), in Lite proportions.
     const probe = await startRunnerProcess(0, perProcess);
@@ -333,7 +338,7 @@ function report(settings: ScaleSettings, load: number, ways: WayFigures[], curve
   out(`**Throughput in-page ÷ runner (process per run): ${ratio.toFixed(2)}×** (target ≥ 3×: ${ratio >= 3 ? 'met' : 'not met'}).`);
   const clicks = page.clickMs ?? [];
   out(`The page answered ${clicks.length} clicks on a view tab during the run (two a second) in p95 ${quantile(clicks, 0.95).toFixed(0)} ms, at most ${Math.max(...clicks).toFixed(0)} ms, from the input event to the frame after it (target: every click within 200 ms: ${clicks.length && Math.max(...clicks) <= 200 ? 'met' : 'not met'}).`);
-  out(`Memory flatness (target: last quarter within 10% of the first): Chromium renderers ${pct(page.rssGrowth)}, page JS heap ${pct(page.heapGrowth ?? NaN)}. Mean memory by quarter of each way's run: ${ways.map((f) => `${f.name} ${f.rssQuarters.map((b) => mb(b).replace(' MB', '')).join(' → ')} MB`).join('; ')}.`);
+  out(`Memory flatness (target: last quarter within 10% of the first): Chromium renderers ${pct(page.rssGrowth)}, page JS heap ${pct(page.heapGrowth ?? NaN)}. Mean memory by quarter of each way's run: ${ways.map((f) => `${f.name} ${byQuarter(f)}`).join('; ')}.`);
   out();
   out(`Runner processes behind the client's spreading (runtimes/remote/client.ts: least busy runner first), ${settings.curveSize} problems over the languages this machine's runner offers (${offered.join(', ')}), each process allowing ${availableParallelism()} runs at once. This machine has ${cpus().length} cores, so more processes cannot add CPU: the curve shows what spreading costs or gains here, not what more machines would give.`);
   out();

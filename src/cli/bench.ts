@@ -12,6 +12,7 @@ import { createNodeExecutor } from '../../runtimes/host/node';
 import { NATIVE_COMMANDS, nativeBinary, runNative } from '../../runtimes/native/process';
 import { chooseSource, launchChromium, openApp, selectLanguages, startAppServer, visitApp } from '../bench/app-page';
 import type { BenchApi, BenchProgram, ChartRow } from '../bench/page';
+import { quantile } from '../bench/scale-measure';
 import { evaluateAll } from '../core/engine';
 import { LANGUAGE_NAMES, normalizeLanguage, type LanguageId, type Problem } from '../contracts';
 import { parseDataset } from '../core/records';
@@ -47,12 +48,6 @@ const OUT_DIR = (process.env.BENCH_OUT ?? 'docs').replace(/\/$/, '');
 const TIMEOUT_MS = 30_000;
 
 const median = (xs: number[]) => quantile(xs, 0.5);
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const i = (s.length - 1) * q;
-  return s[Math.floor(i)]! + (s[Math.ceil(i)]! - s[Math.floor(i)]!) * (i - Math.floor(i));
-}
 const ms = (x: number) => (Number.isNaN(x) ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(0));
 /** Runs per second: a slow language's fraction of one is not rounded to 0. */
 const rate = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
