@@ -41,7 +41,8 @@ export interface PerlRuntimeOptions {
 }
 
 const LIB_DIR = '/usr/share/benchtop/perl5';
-const PHASE_FILE = '/usr/share/benchtop/phase';
+/** Benchtop::Phase's marker: a directory of its own (a preopen), so the program cannot move it. */
+const PHASE_DIR = '/.benchtop';
 
 /**
  * Modules benchtop adds to Perl's library (path under LIB_DIR → source): pure-Perl stand-ins for
@@ -109,13 +110,15 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
       ['tmp', new Directory(new Map())],
       ['usr', new Directory(new Map([['share', new Directory(share)]]))],
     ]);
+    const marker = new PhaseMarker();
     const fds = [
       new OpenFile(new File(new Uint8Array(0))), // stdin: empty
       new ConsoleStdout((bytes) => stdout.writeBytes(bytes, decoders.out)),
       new ConsoleStdout((bytes) => stderr.writeBytes(bytes, decoders.err)),
       new PreopenDirectory('/', root),
+      new PreopenDirectory(PHASE_DIR, new PinnedEntries([['phase', marker]])),
     ];
-    return { wasi: new WASI(['perl'], [`PERL5LIB=${LIB_DIR}`], fds, { debug: false }), root };
+    return { wasi: new WASI(['perl'], [`PERL5LIB=${LIB_DIR}`], fds, { debug: false }), marker };
   }
 
   // Start-up, once: the C library's constructors (`_initialize`), then the snapshot every run
@@ -135,14 +138,18 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
       exports = await instantiate();
       if (!snapshot.restore(exports)) throw new Error('a new zeroperl instance is larger than its snapshot');
     }
-    const { wasi, root } = newWasi(program, stdout, stderr, decoders);
+    const { wasi, marker } = newWasi(program, stdout, stderr, decoders);
     (wasi as unknown as { inst: { exports: WebAssembly.Exports } }).inst = { exports };
     const perl = exports as unknown as ZeroperlExports;
 
     let status: number;
+    // The phase as it was when the interpreter returned: END blocks after a failed compilation
+    // (run by perl_destruct) and DESTROY methods come later, and may write the marker too.
+    let phase: string | null = null;
     current = wasi;
     try {
       status = perl.zeroperl_init_with_args(args.length, writeArgv(perl, args, encoder));
+      phase = marker.phase();
       perl.zeroperl_free_interpreter(); // perl_destruct: flushes STDOUT and STDERR
     } catch (e) {
       if (!(e instanceof WASIProcExit)) {
@@ -150,12 +157,13 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
         return { exitCode: 1, stdout, stderr };
       }
       status = e.code;
+      phase ??= marker.phase();
     } finally {
       current = null;
     }
     stdout.write(decoders.out.decode());
     stderr.write(decoders.err.decode());
-    return { exitCode: exitStatus(status, readText(root, PHASE_FILE)), stdout, stderr };
+    return { exitCode: exitStatus(status, phase), stdout, stderr };
   }
 
   // Load check and warm-up (the first run compiles much of the interpreter): the Perl version.
@@ -216,7 +224,7 @@ function writeArgv(exports: ZeroperlExports, args: readonly string[], encoder: T
  * program ran, but only 1 when compilation failed: then the status noted by Benchtop::Phase's
  * CHECK block is the real one. That status is perl's errno-or-255 rule (a die exits with $! when
  * it is set), and errno at that point is WASI's: EBADF/ENOTSUP left over from zeroperl's own
- * file calls (on Linux errno is 0 there, so perl exits 255), or ENOENT after a missing module
+ * file calls (ENOTTY from a file the program opened) (on Linux errno is 0 there, so perl exits 255), or ENOENT after a missing module
  * (44 in WASI, 2 on Linux).
  */
 export function exitStatus(status: number, phase: string | null): number {
@@ -228,14 +236,61 @@ export function exitStatus(status: number, phase: string | null): number {
 }
 
 /** WASI errno → what Linux perl's exit status would be, for compile-time failures. */
-const COMPILE_ERRNO_ON_LINUX: Readonly<Record<number, number>> = { 8: 255, 58: 255, 70: 255, 44: 2 };
+const COMPILE_ERRNO_ON_LINUX: Readonly<Record<number, number>> = { 8: 255, 58: 255, 59: 255, 70: 255, 44: 2 };
 
-function readText(root: Map<string, Inode>, path: string): string | null {
-  let entry: Inode | undefined;
-  let dir = root;
-  for (const part of path.split('/').filter(Boolean)) {
-    entry = dir.get(part);
-    if (entry instanceof Directory) dir = entry.contents;
+/**
+ * Benchtop::Phase's marker file, which keeps every write made to it in order (a write is one
+ * syswrite of the module; what a program writes is kept too, never instead). Its phase: "running"
+ * once the program has started, whatever was written after (an END block of a program that died
+ * could otherwise write "compiled 0" and pass); before that, the last thing written, which after
+ * a failed compilation is the module's CHECK block (the last CHECK block to run).
+ */
+export class PhaseMarker extends File {
+  private readonly writes: string[] = [];
+  constructor() {
+    super(new Uint8Array(0));
   }
-  return entry instanceof File ? new TextDecoder().decode(entry.data) : null;
+  override path_open(oflags: number, rights: bigint, fdFlags: number): { ret: number; fd_obj: OpenFile } {
+    const opened = super.path_open(oflags, rights, fdFlags);
+    if (!opened.fd_obj) return opened;
+    const file = new MarkerFile(this, this.writes);
+    file.file_pos = opened.fd_obj.file_pos; // (at the end when opened to append)
+    return { ...opened, fd_obj: file };
+  }
+  phase(): string | null {
+    return this.writes.includes('running') ? 'running' : (this.writes.at(-1) ?? null);
+  }
+}
+
+class MarkerFile extends OpenFile {
+  constructor(file: File, private readonly writes: string[]) {
+    super(file);
+  }
+  override fd_write(data: Uint8Array): { ret: number; nwritten: number } {
+    this.writes.push(new TextDecoder().decode(data));
+    return super.fd_write(data);
+  }
+  override fd_pwrite(data: Uint8Array, offset: bigint): { ret: number; nwritten: number } {
+    this.writes.push(new TextDecoder().decode(data));
+    return super.fd_pwrite(data, offset);
+  }
+}
+
+/** A directory's entries that a program cannot remove or replace (the shim's unlink, rename and link all go through these). */
+class PinnedEntries extends Map<string, Inode> {
+  private readonly pinned: ReadonlySet<string>;
+  constructor(entries: Array<[string, Inode]>) {
+    super(entries);
+    this.pinned = new Set(entries.map(([name]) => name));
+  }
+  override set(name: string, inode: Inode): this {
+    // (Map's constructor calls set before `pinned` exists.)
+    return this.pinned?.has(name) && this.get(name) !== inode ? this : super.set(name, inode);
+  }
+  override delete(name: string): boolean {
+    return this.pinned.has(name) ? false : super.delete(name);
+  }
+  override clear(): void {
+    for (const name of this.keys()) this.delete(name);
+  }
 }

@@ -75,6 +75,33 @@ describe('perl (zeroperl)', () => {
     expect((await run('BEGIN { exit 4 }')).exitCode).toBe(4);
   });
 
+  // The phase marker is a file the program can write too; a program that has read
+  // runtimes/perl/lib/Benchtop/Phase.pm must still not turn a failure into a pass. Expected exit
+  // statuses: perl 5.36 on Linux, each program run as `perl test.pl` (all 255 but the last, 0).
+  it('a program cannot forge the compile phase: failures stay failures', async () => {
+    // (The marker's path now, and where it was until 2026-12-02.)
+    const mark = 'sub mark { for my $p ("/.benchtop/phase", "/usr/share/benchtop/phase") { if (open my $f, ">", $p) { print $f $_[0]; close $f } } }';
+    const forged = {
+      // Dies, then an END block writes what a compile-time exit 0 would leave.
+      'END after die': `END { ${mark} mark("compiled 0") }\ndie "Test failed\\n";\n`,
+      // The same after trying to replace the marker and to garble the module's writes.
+      'unlink, rename, $\\': `BEGIN { $\\ = "x"; unlink "/.benchtop/phase"; rename "/.benchtop/phase", "/.benchtop/old"; open my $f, ">", "/.benchtop/phase"; }\nEND { ${mark} mark("compiled 0") }\ndie "Test failed\\n";\n`,
+      // A syntax error after redefining the module's subs and writing "compiled 0" first.
+      'BEGIN writes, syntax error': `BEGIN { no warnings; *Benchtop::Phase::note_phase = sub {}; ${mark} mark("compiled 0") }\nmy $x = 1 +;\n`,
+      // A syntax error, then an END block (run as the interpreter is destroyed) writes "running".
+      'syntax error, END writes': `END { ${mark} mark("running"); mark("compiled 0") }\nmy $x = 1 +;\n`,
+    };
+    for (const [name, program] of Object.entries(forged)) {
+      const r = await run(program);
+      expect(r.exitCode, name).not.toBe(0);
+      expect(judgeRun('perl', r), name).toBe('RUNTIME_ERROR');
+    }
+    // A file opened in BEGIN leaves WASI's ENOTTY in errno; perl on Linux exits 255 here.
+    expect((await run('BEGIN { open my $f, ">", "/tmp/x"; print $f "a"; close $f }\nmy $x = 1 +;\n')).exitCode).toBe(255);
+    // What perl itself allows stays allowed: a CHECK block that clears $? after a syntax error.
+    expect((await run('CHECK { $? = 0 }\nmy $x = 1 +;\n')).exitCode).toBe(0);
+  });
+
   it('the exit status decoder', () => {
     expect(exitStatus(3, 'running')).toBe(3);
     expect(exitStatus(256, 'running')).toBe(0);

@@ -125,6 +125,9 @@ unlink '/usr/share/benchtop/perl5/POSIX.pm';
 END { $? = 0; print "LATE-OUTPUT\\n"; }
 `;
 
+/** Writes benchtop's Perl phase marker, where it is now and where it was until 2026-12-02. */
+const PERL_MARK = 'sub mark { for my $p ("/.benchtop/phase", "/usr/share/benchtop/phase") { if (open my $f, ">", $p) { print $f $_[0]; close $f } } }';
+
 export const perl: Step[] = [
   { name: 'hostile: CORE::GLOBAL::die/exit, Test::More stubbed in %INC and on disk, END, env, files', program: PERL_HOSTILE, expected: 'PASSED' },
   { name: 'wrong: die', program: 'die "Test failed\\n" unless 1 + 1 == 3;\n', expected: 'RUNTIME_ERROR' },
@@ -141,6 +144,11 @@ export const perl: Step[] = [
   { name: 'right: no variable survives', program: 'die "leaked\\n" if defined $main::LEAKED;\nprint "ok\\n";\n', expected: 'PASSED' },
   { name: 'flood: 30 MB from an END block after die', program: 'END { print STDERR "failed " x 5_000_000 }\ndie "late\\n";\n', expected: 'RUNTIME_ERROR', flood: true },
   { name: 'right: after the flood', program: 'die "wrong\\n" unless 2 + 2 == 4;\nprint "ok\\n";\n', expected: 'PASSED' },
+  // Benchtop::Phase's marker says whether a failed program got past compilation; the program can
+  // write it too. A forged "compiled 0" after a die passed until 2026-12-02 (perl: exit 255).
+  { name: 'hostile: dies, then an END block forges the compile-phase marker', program: `END { ${PERL_MARK} mark("compiled 0") }\ndie "Test failed\\n";\n`, expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: redefines the marker sub, writes "compiled 0", then a syntax error', program: `BEGIN { no warnings; *Benchtop::Phase::note_phase = sub {}; ${PERL_MARK} mark("compiled 0") }\nmy $x = 1 +;\n`, expected: 'RUNTIME_ERROR' },
+  { name: 'right: after the forgeries', program: 'die "wrong\\n" unless join(",", map { $_ * 2 } 1, 2) eq "2,4";\nprint "ok\\n";\n', expected: 'PASSED' },
 ];
 
 const PHP_HOSTILE = `<?php
