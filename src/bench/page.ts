@@ -17,6 +17,12 @@ export interface ChartRow {
   ms: number;
 }
 
+/** A language's warm-run speedup over its native process (native median ÷ Chromium median). */
+export interface RatioRow {
+  language: string;
+  ratio: number;
+}
+
 const api = {
   /** From creating the executor (nothing loaded) to the first result of one program. */
   async coldStart(item: BenchProgram, timeoutMs: number) {
@@ -90,12 +96,55 @@ const api = {
         Plot.text(rows, { fx: 'language', x: 'runner', y: 'ms', text: (d: ChartRow) => d.ms.toFixed(d.ms < 10 ? 1 : 0), dy: -6 }),
       ],
     });
-    const host = document.getElementById('chart')!;
-    host.replaceChildren(svg);
-    svg.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
-    return host.innerHTML;
+    return place('chart', svg);
+  },
+
+  /**
+   * Each language's ratio, one bar each on a log axis that puts slower and faster than native on
+   * either side of 1×, with the two targets drawn in: 1× (no language slower than its native
+   * process) and 10× (the geometric mean). `geomean` is drawn as a line of its own.
+   */
+  ratioChart(rows: RatioRow[], geomean: number): string {
+    const sorted = [...rows].sort((a, b) => b.ratio - a.ratio);
+    const ratios = sorted.map((r) => r.ratio);
+    const domain = [Math.min(0.25, ...ratios) / 1.5, Math.max(20, ...ratios) * 1.5];
+    const fill = (d: RatioRow) => (d.ratio >= 1 ? 'faster than native' : 'slower than native');
+    const label = (d: RatioRow) => `${d.ratio.toFixed(1)}×`;
+    const svg = Plot.plot({
+      title: 'Speedup per language over a new native process (warm run in Chromium, log scale)',
+      width: 1040,
+      height: 80 + 34 * sorted.length,
+      marginTop: 24,
+      marginLeft: 110,
+      marginRight: 60,
+      x: { type: 'log', label: 'native median ÷ benchtop median', grid: true, domain, ticks: [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100].filter((t) => t >= domain[0]! && t <= domain[1]!), tickFormat: (t: number) => `${t}×` },
+      y: { label: null, domain: sorted.map((r) => r.language) },
+      color: { legend: true, domain: ['faster than native', 'slower than native'], range: ['#4269d0', '#ff725c'] },
+      marks: [
+        // Bars grow from 1× (a log axis has no zero): right is faster, left slower.
+        Plot.barX(sorted, { y: 'language', x1: 1, x2: 'ratio', fill }),
+        // The label past the bar's end: right of a bar that goes right, left of one that goes left.
+        Plot.text(sorted.filter((d) => d.ratio >= 1), { y: 'language', x: 'ratio', text: label, textAnchor: 'start', dx: 4 }),
+        Plot.text(sorted.filter((d) => d.ratio < 1), { y: 'language', x: 'ratio', text: label, textAnchor: 'end', dx: -4 }),
+        Plot.ruleX([1], { stroke: 'black' }),
+        Plot.ruleX([10], { stroke: '#3ca951', strokeDasharray: '6 4' }),
+        Plot.text([10], { x: (d: number) => d, frameAnchor: 'top', dy: -4, text: () => 'target 10× (geometric mean)', fill: '#3ca951', textAnchor: 'start', dx: 4 }),
+        Plot.ruleX([geomean], { stroke: '#6b6b6b', strokeDasharray: '2 3' }),
+        Plot.text([geomean], { x: (d: number) => d, frameAnchor: 'top', dy: -4, text: () => `geometric mean ${geomean.toFixed(1)}×`, fill: '#6b6b6b', textAnchor: 'end', dx: -4 }),
+      ],
+    });
+    return place('ratio-chart', svg);
   },
 };
+
+/** Puts a chart into its element of bench.html (so it can be screenshotted) and returns its SVG text. */
+function place(id: string, svg: SVGSVGElement | HTMLElement): string {
+  const host = document.getElementById(id)!;
+  host.replaceChildren(svg);
+  // A titled plot is a <figure> around the <svg>: the namespace goes on the svg itself.
+  (svg.tagName.toLowerCase() === 'svg' ? svg : svg.querySelector('svg'))?.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  return host.innerHTML;
+}
 
 (window as unknown as { benchtopBench: typeof api }).benchtopBench = api;
 export type BenchApi = typeof api;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: benchtop's runtimes side by side with the official way of running a test
  * program (a new native process per program), on the demo set's canonical programs, in one run
- * on this machine. Writes docs/bench.md (+ docs/bench.svg, docs/bench.png); the last line printed
+ * on this machine. Writes docs/bench.md (+ docs/bench.{svg,png}, docs/bench-ratio.{svg,png}); the last line printed
  * is the geometric-mean speedup. This is a benchmark, not a test: nothing here asserts.
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { NATIVE_COMMANDS, nativeBinary, runNative } from '../../runtimes/native/process';
 import { chooseSource, launchChromium, openApp, selectLanguages, startAppServer, visitApp } from '../bench/app-page';
-import type { BenchApi, BenchProgram, ChartRow } from '../bench/page';
+import type { BenchApi, BenchProgram, ChartRow, RatioRow } from '../bench/page';
 import { quantile } from '../bench/scale-measure';
 import { evaluateAll } from '../core/engine';
 import { LANGUAGE_NAMES, normalizeLanguage, type LanguageId, type Problem } from '../contracts';
@@ -205,6 +205,7 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   let appFirstResult = NaN;
   let chartSvg = '';
+  let ratioSvg = '';
   let chromiumHeap = NaN;
   try {
     const { page } = await openApp(browser, origin, { viewport: { width: 1080, height: 420 }, path: '/bench.html' });
@@ -232,6 +233,10 @@ async function main(): Promise<void> {
     ]);
     chartSvg = await (await bench()).evaluate((b, r) => b.chart(r), rows);
     await page.locator('#chart').screenshot({ path: `${OUT_DIR}/bench.png` });
+    const { speedups, geomean } = ratios(figures);
+    const ratioRows: RatioRow[] = figures.map((f, i) => ({ language: LANGUAGE_NAMES[f.language], ratio: speedups[i]! }));
+    ratioSvg = await (await bench()).evaluate((b, [r, g]) => b.ratioChart(r, g), [ratioRows, geomean] as const);
+    await page.locator('#ratio-chart').screenshot({ path: `${OUT_DIR}/bench-ratio.png` });
     // Once to fill the HTTP cache, then the measured run: "files cached" as a returning user has them.
     const app = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     if (programs.has('python')) {
@@ -246,7 +251,13 @@ async function main(): Promise<void> {
   log(`soak: ${SOAK_PROBLEMS} problems (${SOAK_LANGUAGES.join(', ')}) under Node…`);
   const soaked = await soak(problems);
   const sizes = assetSizes();
-  writeReport(figures, soaked, sizes, appFirstResult, chromiumHeap, chartSvg);
+  writeReport(figures, soaked, sizes, appFirstResult, chromiumHeap, chartSvg, ratioSvg);
+}
+
+/** Each language's speedup (native median ÷ Chromium median) and their geometric mean. */
+function ratios(figures: LanguageFigures[]): { speedups: number[]; geomean: number } {
+  const speedups = figures.map((f) => median(f.native) / median(f.chromiumWarm));
+  return { speedups, geomean: Math.exp(speedups.reduce((a, x) => a + Math.log(x), 0) / speedups.length) };
 }
 
 function writeReport(
@@ -256,9 +267,9 @@ function writeReport(
   appFirstResult: number,
   chromiumHeap: number,
   chartSvg: string,
+  ratioSvg: string,
 ): void {
-  const speedups = figures.map((f) => median(f.native) / median(f.chromiumWarm));
-  const geomean = Math.exp(speedups.reduce((a, x) => a + Math.log(x), 0) / speedups.length);
+  const { speedups, geomean } = ratios(figures);
   const lines: string[] = [];
   const out = (s = '') => lines.push(s);
   out('# Performance');
@@ -274,6 +285,8 @@ function writeReport(
   }
   out();
   out(`**Speedup vs native process-per-test (geometric mean over ${figures.map((f) => LANGUAGE_NAMES[f.language]).join(', ')}): ${geomean.toFixed(1)}×**`);
+  out();
+  out('![speedup per language](bench-ratio.png)');
   out();
   out('![time per run](bench.png)');
   out();
@@ -313,6 +326,7 @@ function writeReport(
   const scale = previous.match(/^## Scale run$[\s\S]*/m)?.[0];
   writeFileSync(`${OUT_DIR}/bench.md`, lines.join('\n') + '\n' + (scale ? '\n' + scale : ''));
   if (chartSvg) writeFileSync(`${OUT_DIR}/bench.svg`, chartSvg);
+  if (ratioSvg) writeFileSync(`${OUT_DIR}/bench-ratio.svg`, ratioSvg);
   console.log(lines.join('\n'));
   console.log(`speedup vs native process-per-test (geometric mean over languages): ${geomean.toFixed(1)}x`);
 }

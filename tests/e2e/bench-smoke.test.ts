@@ -38,4 +38,10 @@ it('npm run bench finishes on its smallest setting and prints its report', async
   // Every runtime's download size comes from the files the build actually laid out.
   expect(report).toMatch(/Python: .*\| \d+(\.\d+)? MB/);
   expect(existsSync(join(out, 'bench.svg'))).toBe(true);
+  // The chart of per-language ratios: a bar and a label per language, and the 1× and 10× lines.
+  const ratioSvg = readFileSync(join(out, 'bench-ratio.svg'), 'utf8');
+  for (const language of ['Python', 'Shell']) expect(ratioSvg).toContain(`>${language}<`);
+  expect(ratioSvg).toMatch(/>\d+(\.\d)?×</);
+  expect(ratioSvg).toContain('target 10×');
+  expect(existsSync(join(out, 'bench-ratio.png'))).toBe(true);
 }, 900_000);
