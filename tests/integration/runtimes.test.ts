@@ -117,6 +117,21 @@ describe('javascript (QuickJS with a Node-like environment)', () => {
     const removed = await run('javascript', "const f = () => console.log('no');\nprocess.once('exit', f);\nprocess.off('exit', f);\nconsole.log('end');");
     expect(removed).toMatchObject({ exitCode: 0, stdout: 'end\n' });
   });
+  // The host learns of process.exit from its own entry point, never from the thrown value, which
+  // a program can catch (its class then makes any error look like an exit). Expected exit codes:
+  // node 20.20 here (process.exit ends the process at once; a catch block or finally never runs).
+  it('a caught process.exit still ends the run with its code: no forged exit 0', async () => {
+    expect(await run('javascript', 'try { process.exit(1); } catch (e) {}\nconsole.log("All tests passed");')).toMatchObject({ exitCode: 1, stdout: '' });
+    const forged = 'let S; try { process.exit(1); } catch (e) { S = e.constructor; }\nObject.defineProperty(S, Symbol.hasInstance, { value: () => true });\nthrow new Error("Test failed");';
+    expect(await verdict('javascript', forged)).toBe('RUNTIME_ERROR');
+    const nested = 'const assert = require("assert");\nfunction check() { try { assert.strictEqual(1 + 1, 3); } catch (e) { console.error("Test failed"); process.exit(1); } }\ntry { check(); } catch (e) { console.log("swallowed"); }\nconsole.log("All tests passed");';
+    expect(await run('javascript', nested)).toMatchObject({ exitCode: 1, stdout: '', stderr: 'Test failed\n' });
+    // The first exit wins, even from a job that then loops; a finally block does not run.
+    const job = 'setTimeout(() => { try { process.exit(3); } finally { console.log("no"); } }, 5);\nPromise.resolve().then(() => { try { process.exit(2); } catch {} while (true) {} });';
+    expect(await run('javascript', job)).toMatchObject({ exitCode: 2, stdout: '', timedOut: false });
+    // A replaced Number does not change the code process.exit gives.
+    expect((await run('javascript', 'Number = () => 0;\nprocess.exit(1);')).exitCode).toBe(1);
+  });
   it('console.assert prints "Assertion failed" without throwing: exit 0 and the substring `failed`, so WRONG_ANSWER', async () => {
     const r = await run('javascript', 'console.assert(1 === 2, "one is two"); console.log("after")');
     expect(r).toMatchObject({ exitCode: 0, stdout: 'after\n', stderr: 'Assertion failed: one is two\n' });

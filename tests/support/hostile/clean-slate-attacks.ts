@@ -69,6 +69,10 @@ export const javascript: Step[] = [
     flood: true,
   },
   { name: 'right: after the exit-listener flood', program: "require('assert').deepStrictEqual([1, 2], [1, 2]);\n", expected: 'PASSED' },
+  // process.exit's thrown value can be caught; until 2026-12-02 either forgery below passed (node: exit 1).
+  { name: 'hostile: catches process.exit(1) and goes on', program: 'try { process.exit(1); } catch (e) {}\nconsole.log("All tests passed");\n', expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: makes any error look like an exit through the caught signal\'s class', program: 'let S; try { process.exit(1); } catch (e) { S = e.constructor; }\nObject.defineProperty(S, Symbol.hasInstance, { value: () => true });\nthrow new Error("Test failed");\n', expected: 'RUNTIME_ERROR' },
+  { name: 'right: after the forged exits', program: "require('assert').strictEqual([3, 1, 2].sort().join(), '1,2,3');\n", expected: 'PASSED' },
 ];
 
 export const typescript: Step[] = [
