@@ -115,6 +115,10 @@ export const shell: Step[] = [
     flood: true,
   },
   { name: 'right: after the flood', program: '[ "$(echo ok)" = "ok" ] || exit 1\n', expected: 'PASSED' },
+  // An EXIT trap's text was spliced before the status line the host adds; until 2026-12-02 both passed (bash: exit 1).
+  { name: "hostile: an EXIT trap's here-document swallows the host's exit line", program: "trap 'cat <<EOF' EXIT\necho \"Test failed\"\nexit 1\n", expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: an EXIT trap exits with $? after a failure', program: "trap 'exit $?' EXIT\n[ $((2 * 3)) -eq 7 ] || exit 1\n", expected: 'RUNTIME_ERROR' },
+  { name: 'right: after the traps', program: "trap 'echo bye' EXIT\n[ \"$(printf '%s' a b)\" = ab ] || exit 1\n", expected: 'PASSED' },
 ];
 
 const PERL_HOSTILE = `BEGIN { *CORE::GLOBAL::die = sub { CORE::exit(0) }; *CORE::GLOBAL::exit = sub { CORE::exit(0) }; }
