@@ -104,10 +104,13 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
       const job = namespace.get('job') as PyCallable;
       bridge.close();
       let raised = false;
+      let address: number | null = null;
       try {
         job();
       } catch (e) {
-        raised = true; // a Python exception is in sys.last_value: finish() reads it
+        raised = true; // a Python exception is in sys.last_value: finish() reads it, if it is still the one at `address`
+        const named = (e as { __error_address?: unknown } | null)?.__error_address;
+        if (typeof named === 'number') address = named;
         if (!(e instanceof Error) || e.constructor.name !== 'PythonError') {
           // The run left Python: os._exit() (Emscripten's ExitStatus), os.abort(), a wasm trap.
           broken = true;
@@ -116,7 +119,7 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
       }
       if (!broken) {
         try {
-          const status = Number(finish(raised));
+          const status = Number(finish(raised, address));
           exitCode = Number.isInteger(status) ? status : 1;
         } catch (e) {
           broken = true; // the program broke its own ending: it can only harm its own verdict

@@ -4,8 +4,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
+import { runNative } from '../../runtimes/native/process';
 import type { LanguageId } from '../../src/contracts';
 import { judgeRun } from '../../src/core/rules';
+import { PYTHON_FORGERIES } from '../support/hostile/clean-slate-attacks';
 
 const executor = createNodeExecutor({ poolSize: 2 });
 afterAll(() => executor.dispose());
@@ -40,6 +42,14 @@ describe('python (Pyodide)', () => {
     expect((await run('python', 'import os\nos._exit(5)')).exitCode).toBe(5);
     expect((await run('python', 'import atexit, os\natexit.register(os._exit, 4)')).exitCode).toBe(4);
     expect((await run('python', 'import os, sys\nsys.excepthook = lambda *a: os._exit(0)\nraise ValueError(1)')).exitCode).toBe(0);
+  });
+  // What the harness reads once the program is done must be out of the program's reach.
+  it('a failing program cannot forge its exit status through what the harness reads after it (python3 gives each exit 1)', async () => {
+    for (const [name, program] of Object.entries(PYTHON_FORGERIES)) {
+      const native = await runNative({ language: 'python', program, timeoutMs: 20_000 });
+      expect(native.exitCode, `python3: ${name}`).toBe(1);
+      expect((await run('python', program)).exitCode, name).toBe(native.exitCode);
+    }
   });
   it('reports syntax errors and exceptions as RUNTIME_ERROR', async () => {
     const syntax = await run('python', 'def f(:\n  pass');

@@ -424,6 +424,19 @@ export const PYTHON_ATTACKS: Record<string, string> = {
   'exit hooks': 'import atexit, os, sys\natexit.register(os._exit, 0)\nsys.excepthook = lambda *a: os._exit(0)\n',
 };
 
+/**
+ * Failing programs that reach what the harness reads after them (harness.py `finish`); each
+ * passed until 2026-12-02, python3 3.11 exits 1 for each (checked by the tests).
+ */
+export const PYTHON_FORGERIES: Record<string, string> = {
+  'sys.last_value rewritten while Pyodide formats the error': 'import sys\nclass E(Exception):\n    def __str__(self):\n        sys.last_value = SystemExit(0)\n        return "Test failed"\nraise E()\n',
+  'builtins.isinstance patched': 'import builtins\nclass E(Exception):\n    code = 0\n_real = isinstance\nbuiltins.isinstance = lambda o, t: True if t is SystemExit else _real(o, t)\nraise E("Test failed")\n',
+  'a forged __class__': 'class E(Exception):\n    code = 0\n    __class__ = property(lambda self: SystemExit)\nraise E("Test failed")\n',
+  "an int subclass's own &": 'import sys\nclass C(int):\n    def __and__(self, other):\n        return 0\nsys.exit(C(1))\n',
+  'atexit._run_exitfuncs replaced': 'import atexit, os\natexit._run_exitfuncs = lambda: os._exit(0)\nassert 1 + 1 == 3, "Test failed"\n',
+  "sys's class answers excepthook": 'import os, sys, types\nclass M(types.ModuleType):\n    def __getattribute__(self, name):\n        if name == "excepthook":\n            return lambda *a: os._exit(0)\n        return types.ModuleType.__getattribute__(self, name)\nsys.__class__ = M\nassert 1 + 1 == 3, "Test failed"\n',
+};
+
 /** Python, finding 5: work scheduled on the event loop, a finalizer and an exit hook, 30 MB each. */
 export const PYTHON_SCHEDULER = [
   'import asyncio, atexit',
@@ -457,6 +470,8 @@ export const python: Step[] = [
   { name: 'flood: 30 MB from the event loop, a finalizer and an atexit hook', program: PYTHON_SCHEDULER, expected: 'PASSED', flood: true },
   { name: 'right: after the flood', program: PYTHON_RIGHT.plain, expected: 'PASSED' },
   { name: 'wrong: after the flood', program: PYTHON_WRONG['failed assert'], expected: 'RUNTIME_ERROR' },
+  ...Object.entries(PYTHON_FORGERIES).map(([name, program]): Step => ({ name: `hostile: forges a pass: ${name}`, program, expected: 'RUNTIME_ERROR' })),
+  { name: 'right: after the forgeries', program: PYTHON_RIGHT.stdlib, expected: 'PASSED' },
 ];
 
 /** The eval set's languages, in its order. */
