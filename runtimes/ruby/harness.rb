@@ -114,7 +114,18 @@ module BenchtopHarness
   @handlers = []
   # Finalizers not run yet, in definition order: [object id, callable, done] (see the end of this file).
   @finalizers = []
-  @minitest_patched = false
+  @state = { minitest_patched: false }
+
+  # How the status is decided once the program has run, taken now: ruby decides it in C, but this
+  # harness runs in the program's own VM, where a program can redefine what a call reaches
+  # (`def SystemExit.===`, `RuntimeError#status`, `Array#pop`, `Proc#call`…). Until 2026-12-02 a
+  # program could so make its own failure exit 0 (ruby: 1). These are the C methods themselves;
+  # UnboundMethod is frozen below, so `bind_call` stays ruby's own, and so is this module.
+  IS_A = Kernel.instance_method(:is_a?)
+  EXIT_STATUS = SystemExit.instance_method(:status)
+  EMPTY = Array.instance_method(:empty?)
+  POP = Array.instance_method(:pop)
+  CALL = Proc.instance_method(:call)
 
   class << self
     attr_reader :handlers, :finalizers
@@ -146,7 +157,7 @@ module BenchtopHarness
       # As ruby's own cleanup: the error that ended the program is reported after the handlers ran,
       # and an exit (or error) inside a handler decides the status.
       report(error) if error
-      status = handler_status unless handler_status.nil?
+      status = handler_status if handler_status
       run_finalizers
       flush
       status
@@ -156,8 +167,8 @@ module BenchtopHarness
     # instead (the body of its worker loop). Called when a program registers an at_exit handler
     # (minitest/autorun does, once minitest is loaded) and before the handlers run.
     def patch_minitest
-      return if @minitest_patched || !defined?(::Minitest::Parallel::Executor)
-      @minitest_patched = true
+      return if @state[:minitest_patched] || !defined?(::Minitest::Parallel::Executor)
+      @state[:minitest_patched] = true
       ::Minitest::Parallel::Executor.class_eval do
         def start
           @pool = []
@@ -177,12 +188,12 @@ module BenchtopHarness
     private
 
     # Runs test.rb and then the at_exit handlers: [uncaught error, status, status from a handler].
+    # (One rescue, and the class checked with IS_A: `rescue SystemExit` asks SystemExit.===.)
+    # ($! is the error while the handlers run, as in ruby.)
     def run_program
       load "test.rb"
-    rescue SystemExit => e
-      [nil, e.status, run_handlers]
     rescue Exception => e # rubocop:disable Lint/RescueException
-      [e, 1, run_handlers]
+      IS_A.bind_call(e, SystemExit) ? [nil, EXIT_STATUS.bind_call(e), run_handlers] : [e, 1, run_handlers]
     else
       [nil, 0, run_handlers]
     end
@@ -218,15 +229,17 @@ module BenchtopHarness
     def run_handlers
       patch_minitest
       status = nil
-      until @handlers.empty?
-        handler = @handlers.pop
+      until EMPTY.bind_call(@handlers)
+        handler = POP.bind_call(@handlers)
         begin
-          handler.call
-        rescue SystemExit => e
-          status = e.status
+          CALL.bind_call(handler)
         rescue Exception => e # rubocop:disable Lint/RescueException
-          report(e)
-          status = 1
+          if IS_A.bind_call(e, SystemExit)
+            status = EXIT_STATUS.bind_call(e)
+          else
+            report(e)
+            status = 1
+          end
         end
       end
       status
@@ -316,3 +329,9 @@ ObjectSpace.singleton_class.prepend(Module.new do
     super(obj)
   end
 end)
+
+# Nothing of the harness can be redefined by a program (it finds the module through ObjectSpace),
+# nor UnboundMethod, whose bind_call the harness relies on.
+BenchtopHarness.freeze
+BenchtopThreads.freeze
+UnboundMethod.freeze
