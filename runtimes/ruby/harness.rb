@@ -2,7 +2,8 @@
 # that every run starts from (rubywasm.ts). `BenchtopHarness.run` then runs /workdir/test.rb the
 # way `ruby test.rb` does, as far as a program can tell: exit status, the report of an uncaught
 # exception on stderr, at_exit handlers. It returns the exit status, and removes its own constant
-# before the program starts.
+# before the program starts (and puts it back after, for `BenchtopHarness.finish`: the report and
+# the finalizers, which the host runs once it has the status).
 
 # Timeout.timeout starts a watcher Thread, and this CRuby has no threads (Thread.new raises
 # NotImplementedError). Ruby's own syntax_suggest (the report of a SyntaxError) calls it, and so may
@@ -126,6 +127,10 @@ module BenchtopHarness
   EMPTY = Array.instance_method(:empty?)
   POP = Array.instance_method(:pop)
   CALL = Proc.instance_method(:call)
+  PUSH = Array.instance_method(:push)
+  CONST_SET = Module.instance_method(:const_set)
+  # The error that ended the program, kept for `finish`.
+  PENDING = []
 
   class << self
     attr_reader :handlers, :finalizers
@@ -154,13 +159,24 @@ module BenchtopHarness
       else
         error, status, handler_status = run_program
       end
-      # As ruby's own cleanup: the error that ended the program is reported after the handlers ran,
-      # and an exit (or error) inside a handler decides the status.
-      report(error) if error
+      # As ruby's own cleanup: an exit (or error) inside a handler decides the status. The error is
+      # reported after the handlers ran, by `finish`: the host takes this status first, and then
+      # ignores what the rest of the ending does to it (report and finalizers call methods the
+      # program may have redefined, to `exit!` from there).
       status = handler_status if handler_status
+      PUSH.bind_call(PENDING, error) if error
+      CONST_SET.bind_call(Object, :BenchtopHarness, self)
+      status
+    end
+
+    # The end of ruby's cleanup, once the host has the status: the report of the error that ended
+    # the program, then the finalizers still pending.
+    def finish
+      error = POP.bind_call(PENDING)
+      report(error) if error
       run_finalizers
       flush
-      status
+      0
     end
 
     # Minitest runs the tests of `parallelize_me!` classes in worker Threads: run them in turn
