@@ -109,6 +109,28 @@ require "/benchtop/threads.rb"
 require "/benchtop/ruby30.rb" # what 3.1–3.4 added fails as under 3.0
 ENV.delete("RUBY_FIBER_VM_STACK_SIZE") # read by the VM at boot (rubywasm.ts): not the program's
 
+# Two ways a program could still reach the harness's decision after it has run (until 2026-12-02,
+# each made a failure exit 0; ruby: 1):
+# - the harness's `rescue Exception` asks Exception.=== (a method call), which a program can
+#   redefine (`class Module; def ===(o) = exit!(0); end`): in this file it is ruby's own, through a
+#   refinement, which comes before a class's own methods and its prepended modules;
+# - a TracePoint (or set_trace_func) gets the binding of every frame it sees, and could set the
+#   harness's locals (the caught error, the status). There is none for programs: TracePoint.new and
+#   .trace, Kernel's and Thread's set_trace_func are undefined (a wrapper that filtered out our
+#   frames would have to keep the original, which ObjectSpace hands to any program).
+module BenchtopGuard
+  MODULE_EQQ = Module.instance_method(:===)
+  refine(Exception.singleton_class) do
+    def ===(other) = MODULE_EQQ.bind_call(self, other)
+  end.freeze
+end
+using BenchtopGuard
+BenchtopGuard.freeze
+Object.send(:remove_const, :BenchtopGuard)
+TracePoint.singleton_class.send(:undef_method, :new, :trace)
+Kernel.send(:undef_method, :set_trace_func)
+Thread.send(:undef_method, :set_trace_func, :add_trace_func)
+
 module BenchtopHarness
   # Blocks given to at_exit, run when the program ends (the process never ends here: the instance is
   # dropped instead), newest first, as Ruby's own end procs are.

@@ -82,6 +82,10 @@ describe('ruby (ruby.wasm)', () => {
       // (The harness's report calls full_message; ruby's own report does not.)
       'exit! from Exception#full_message': 'class RuntimeError\n  def full_message(*) = exit!(0)\nend\nraise "Test failed"\n',
       'exit! from String#start_with?, used to trim the backtrace': 'class String\n  def start_with?(*) = exit!(0)\nend\nraise "Test failed"\n',
+      // (The harness's rescue asks Exception.===; ruby's own exit does not.)
+      'exit! from Module#===': 'class Module\n  def ===(o) = exit!(0)\nend\nraise "Test failed"\n',
+      // A TracePoint sets the status local of the harness through its frame's binding.
+      'a TracePoint on the harness': 'TracePoint.new(:line) { |tp| tp.binding.local_variable_set(:status, 0) if tp.path.start_with?("/benchtop/") && tp.binding.local_variable_defined?(:status) }.enable\nraise "Test failed"\n',
     };
     for (const [name, program] of Object.entries(forged)) {
       const r = await run(program);

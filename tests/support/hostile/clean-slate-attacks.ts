@@ -276,6 +276,7 @@ export const ruby: Step[] = [
   // What the harness called after the program was the program's to redefine; until 2026-12-02 both passed (ruby: exit 1).
   { name: 'hostile: SystemExit.=== and RuntimeError#status redefined, then a failure', program: 'class RuntimeError; def status = 0; end\ndef SystemExit.===(x) = true\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
   { name: "hostile: the harness's run_handlers redefined, then a failure", program: 'h = ObjectSpace.each_object(Module).find { |m| m.name == "BenchtopHarness" }\nh&.singleton_class&.send(:define_method, :run_handlers) { 0 }\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: exit!(0) from Module#===, which the harness\'s rescue asks', program: 'class Module\n  def ===(o) = exit!(0)\nend\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
   { name: 'hostile: exit!(0) from Exception#full_message, which the report calls', program: 'class RuntimeError\n  def full_message(*) = exit!(0)\nend\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
   { name: 'right: after the forgeries', program: 'raise "wrong" unless [3, 1, 2].sort == [1, 2, 3]\nputs "ok"\n', expected: 'PASSED' },
 ];
