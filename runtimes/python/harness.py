@@ -37,6 +37,7 @@ _main_dict = sys.modules["__main__"].__dict__
 # sys module a class of its own (`sys.__class__ = M`) whose __getattribute__ answers otherwise.
 _sys = sys.__dict__
 _int_and = int.__and__
+_traceback_of = BaseException.__dict__["__traceback__"].__get__  # (a subclass may shadow the attribute)
 
 # JavaScript calls the program's exec through functools.partial, which costs one level of CPython
 # 3.11's recursion count that `python3 test.py` does not spend (measured: a program recursing until
@@ -200,7 +201,7 @@ def finish(raised, address=None):
 def _print_uncaught(error):
     if error is _compile_error:
         error.__traceback__ = None  # python3 shows no frame for a program that does not compile
-    tb = error.__traceback__
+    tb = _traceback_of(error)
     try:
         _sys.get("excepthook")(type(error), error, tb)
     except BaseException:  # noqa: BLE001 - a broken hook: CPython falls back to the default

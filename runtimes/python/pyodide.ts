@@ -115,6 +115,14 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
           // The run left Python: os._exit() (Emscripten's ExitStatus), os.abort(), a wasm trap.
           broken = true;
           exitCode = exitStatusOf(e);
+          // Emscripten's own ExitStatus, not Pyodide's Exit, reaches here only from Pyodide's report
+          // of an exception that left the program (the call's own exits come converted): the
+          // report runs the traceback module, which the program may have patched to exit 0 (until
+          // 2026-12-02 that passed a failure). python3 reports in C: the uncaught error's status.
+          if ((e as { name?: unknown } | null)?.name === 'ExitStatus') {
+            exitCode = 1;
+            stderr.write('benchtop: the program exited while its uncaught exception was being reported\n');
+          }
         }
       }
       if (!broken) {

@@ -76,6 +76,9 @@ export const PYTHON_FORGERIES: Record<string, string> = {
   'a forged __class__': 'class E(Exception):\n    code = 0\n    __class__ = property(lambda self: SystemExit)\nraise E("Test failed")\n',
   "an int subclass's own &": 'import sys\nclass C(int):\n    def __and__(self, other):\n        return 0\nsys.exit(C(1))\n',
   'atexit._run_exitfuncs replaced': 'import atexit, os\natexit._run_exitfuncs = lambda: os._exit(0)\nassert 1 + 1 == 3, "Test failed"\n',
+  'a __traceback__ property that exits 0': 'import os\nclass E(Exception):\n    @property\n    def __traceback__(self):\n        os._exit(0)\nraise E("Test failed")\n',
+  "the traceback module patched to exit 0 while Pyodide reports the error": 'import os, traceback\ntraceback.TracebackException.__init__ = lambda *a, **k: os._exit(0)\nraise ValueError("Test failed")\n',
+  'the traceback module patched to raise SystemExit(0)': 'import sys, traceback\ntraceback.TracebackException.__init__ = lambda *a, **k: sys.exit(0)\nraise ValueError("Test failed")\n',
   "sys's class answers excepthook": 'import os, sys, types\nclass M(types.ModuleType):\n    def __getattribute__(self, name):\n        if name == "excepthook":\n            return lambda *a: os._exit(0)\n        return types.ModuleType.__getattribute__(self, name)\nsys.__class__ = M\nassert 1 + 1 == 3, "Test failed"\n',
 };
 
