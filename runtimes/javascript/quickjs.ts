@@ -113,7 +113,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
     // The first exit wins until the 'exit' listeners run (Node exits at once).
     if (exit.stopping) return;
     const n = context.typeof(code) === 'number' ? context.getNumber(code) : 0;
-    exit.code = Number.isFinite(n) ? Math.trunc(n) : 0;
+    exit.code = Number.isFinite(n) ? Math.trunc(n) & 0xff : 0; // (a process's status: exit(-1) is 255, exit(256) is 0)
     exit.stopping = true;
   });
   context.setProp(context.global, '__benchtop_exit', exitFn);
@@ -201,7 +201,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
       if (state.type === 'rejected') code = uncaught(state.error);
       else if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
     }
-    if (code === null) code = dumpAndDispose(call('defaultExitCode')) as number;
+    if (code === null) code = (dumpAndDispose(call('defaultExitCode')) as number) & 0xff;
     // Node's 'exit' event: its listeners run inside this run, may print, and may change the code
     // (process.exit in one ends there with its code, as in Node).
     exit.stopping = false;
@@ -213,7 +213,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
       return exit.code ?? 0;
     }
     if (exited.error) return uncaught(exited.error, false) ?? 1;
-    return dumpAndDispose(exited) as number;
+    return (dumpAndDispose(exited) as number) & 0xff;
   } finally {
     completion?.dispose();
     for (const fn of entries.values()) fn.dispose();

@@ -141,6 +141,10 @@ describe('javascript (QuickJS with a Node-like environment)', () => {
     expect(await run('javascript', job)).toMatchObject({ exitCode: 2, stdout: '', timedOut: false });
     // A replaced Number does not change the code process.exit gives.
     expect((await run('javascript', 'Number = () => 0;\nprocess.exit(1);')).exitCode).toBe(1);
+    // A process's status is 8 bits (node 20: exit(256) gives 0, exit(-1) and exitCode -1 give 255, not a timeout).
+    expect((await run('javascript', 'process.exit(256);')).exitCode).toBe(0);
+    expect(await run('javascript', 'process.exit(-1);')).toMatchObject({ exitCode: 255, timedOut: false });
+    expect(await run('javascript', 'process.exitCode = -1;')).toMatchObject({ exitCode: 255, timedOut: false });
   });
   it('console.assert prints "Assertion failed" without throwing: exit 0 and the substring `failed`, so WRONG_ANSWER', async () => {
     const r = await run('javascript', 'console.assert(1 === 2, "one is two"); console.log("after")');
