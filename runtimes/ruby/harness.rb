@@ -150,8 +150,12 @@ module BenchtopHarness
   POP = Array.instance_method(:pop)
   CALL = Proc.instance_method(:call)
   PUSH = Array.instance_method(:push)
+  SHIFT = Array.instance_method(:shift)
+  HASH_GET = Hash.instance_method(:[])
+  HASH_SET = Hash.instance_method(:[]=)
+  CLASS_EVAL = Module.instance_method(:class_eval)
   CONST_SET = Module.instance_method(:const_set)
-  # The error that ended the program, kept for `finish`.
+  # The errors to report, kept for `finish`: those of at_exit handlers, then the one that ended the program.
   PENDING = []
 
   class << self
@@ -194,8 +198,7 @@ module BenchtopHarness
     # The end of ruby's cleanup, once the host has the status: the report of the error that ended
     # the program, then the finalizers still pending.
     def finish
-      error = POP.bind_call(PENDING)
-      report(error) if error
+      report(SHIFT.bind_call(PENDING)) until EMPTY.bind_call(PENDING)
       run_finalizers
       flush
       0
@@ -205,9 +208,9 @@ module BenchtopHarness
     # instead (the body of its worker loop). Called when a program registers an at_exit handler
     # (minitest/autorun does, once minitest is loaded) and before the handlers run.
     def patch_minitest
-      return if @state[:minitest_patched] || !defined?(::Minitest::Parallel::Executor)
-      @state[:minitest_patched] = true
-      ::Minitest::Parallel::Executor.class_eval do
+      return if HASH_GET.bind_call(@state, :minitest_patched) || !defined?(::Minitest::Parallel::Executor)
+      HASH_SET.bind_call(@state, :minitest_patched, true)
+      CLASS_EVAL.bind_call(::Minitest::Parallel::Executor) do
         def start
           @pool = []
         end
@@ -275,7 +278,7 @@ module BenchtopHarness
           if IS_A.bind_call(e, SystemExit)
             status = EXIT_STATUS.bind_call(e)
           else
-            report(e)
+            PUSH.bind_call(PENDING, e) # (reported by `finish`: the report calls the program's methods)
             status = 1
           end
         end

@@ -82,6 +82,8 @@ describe('ruby (ruby.wasm)', () => {
       // (The harness's report calls full_message; ruby's own report does not.)
       'exit! from Exception#full_message': 'class RuntimeError\n  def full_message(*) = exit!(0)\nend\nraise "Test failed"\n',
       'exit! from String#start_with?, used to trim the backtrace': 'class String\n  def start_with?(*) = exit!(0)\nend\nraise "Test failed"\n',
+      'exit! from Hash#[], which the harness used after the program': 'class Hash\n  def [](k) = exit!(0)\nend\nraise "Test failed"\n',
+      "exit! from the report of an at_exit handler's error": 'at_exit { raise "late" }\nclass RuntimeError\n  def full_message(*) = exit!(0)\nend\nraise "Test failed"\n',
       // (The harness's rescue asks Exception.===; ruby's own exit does not.)
       'exit! from Module#===': 'class Module\n  def ===(o) = exit!(0)\nend\nraise "Test failed"\n',
       // A TracePoint sets the status local of the harness through its frame's binding.
