@@ -1,6 +1,10 @@
 // Node's `process` global for programs in QuickJS (see prelude.js). Loaded before anything else.
 const hostWrite = globalThis.__benchtop_write;
+const hostExit = globalThis.__benchtop_exit;
 delete globalThis.__benchtop_write;
+delete globalThis.__benchtop_exit;
+// Taken now: a program could replace the global before calling process.exit.
+const toNumber = Number;
 
 // The host keeps at most 1 MB of each stream (runtimes/host/output.ts: OUTPUT_LIMIT): never hand it more
 // than that at once, only the length of the rest, so that printing 100 MB costs no 100 MB copy.
@@ -14,8 +18,12 @@ export const write = (fd, text) => {
   else full[fd] = hostWrite(fd, s.slice(0, CAP), s.length - CAP);
 };
 
-/** Thrown by process.exit(); the host turns it into the exit code. */
-export class ExitSignal {
+/**
+ * Thrown by process.exit() to unwind the program, after the host has noted the code: the host
+ * never asks the program's realm what a thrown value means, since a program may catch this and
+ * reach its class (it ends here as in Node, where catching process.exit changes nothing).
+ */
+class ExitSignal {
   constructor(code) {
     this.code = code;
   }
@@ -52,7 +60,11 @@ export const process = {
   version: 'v18.20.8',
   versions: { node: '18.20.8' },
   exitCode: undefined,
-  exit(code) { throw new ExitSignal(code === undefined ? process.exitCode ?? 0 : code); },
+  exit(code) {
+    const n = toNumber(code === undefined ? process.exitCode ?? 0 : code) || 0;
+    hostExit(n);
+    throw new ExitSignal(n);
+  },
   stdout: { write: (s) => { write(1, String(s)); return true; }, isTTY: false },
   stderr: { write: (s) => { write(2, String(s)); return true; }, isTTY: false },
   stdin: { isTTY: false, on() { return this; } },

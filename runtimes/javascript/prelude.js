@@ -3,7 +3,7 @@
 // formatting of uncaught errors. Bundled by scripts/build-node-env.mjs; the host (quickjs.ts)
 // provides __benchtop_write(fd, text) and drives the timer loop through __benchtop.
 // node-process.js comes first: the ports of assert and util read `process` as they load.
-import { ExitSignal, listeners, process, write } from './node-process.js';
+import { listeners, process, write } from './node-process.js';
 import assert from 'assert';
 import util from 'util';
 import { formatArgs, inspect } from './inspect.js';
@@ -77,6 +77,7 @@ globalThis.require = (name) => {
 };
 
 // --- what the host calls ---------------------------------------------------------------------
+const toNumber = Number; // (a program may replace the global)
 /** Like Node's report of an uncaught exception: the throw site's source line, then the error. */
 function formatUncaught(e, program) {
   if (!(e instanceof Error)) return `Uncaught ${util.inspect(e)}\n`;
@@ -106,27 +107,21 @@ globalThis.__benchtop = {
     return true;
   },
   virtualNow: () => virtualNow,
-  /** Exit code for a thrown value: a number for process.exit, else null. */
-  exitCode: (e) => (e instanceof ExitSignal ? Number(e.code) || 0 : null),
-  defaultExitCode: () => Number(process.exitCode ?? 0) || 0,
+  defaultExitCode: () => toNumber(process.exitCode ?? 0) || 0,
   /** process.on('uncaughtException'): true when listeners took the error (they may throw or exit). */
   handleUncaught(e) {
     if (listeners.uncaughtException.length === 0) return false;
     for (const fn of [...listeners.uncaughtException]) fn.call(process, e, 'uncaughtException');
     return true;
   },
-  /** Node's 'exit' event, once: the listeners get the code and may change it (exitCode, exit(n)). */
+  /**
+   * Node's 'exit' event, once: the listeners get the code and may change it (exitCode, or exit(n),
+   * which the host notes itself). A listener's error goes to the host.
+   */
   emitExit(code) {
     process.exitCode = code;
-    for (const fn of listeners.exit.splice(0)) {
-      try {
-        fn.call(process, code);
-      } catch (e) {
-        if (e instanceof ExitSignal) return Number(e.code) || 0;
-        throw e;
-      }
-    }
-    return Number(process.exitCode ?? 0) || 0;
+    for (const fn of listeners.exit.splice(0)) fn.call(process, code);
+    return toNumber(process.exitCode ?? 0) || 0;
   },
   formatUncaught,
 };

@@ -51,11 +51,13 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions 
       // is smaller (a browser worker), the host overflow below is reported as Node's RangeError.
       runtime.setMaxStackSize(STACK_LIMIT_BYTES);
       let interrupted = false;
-      runtime.setInterruptHandler(() => (interrupted = performance.now() > deadline));
+      const exit: ExitRequest = { code: null, stopping: false };
+      // (An exit stops the program too: an error QuickJS lets no catch or finally block take.)
+      runtime.setInterruptHandler(() => exit.stopping || (interrupted = performance.now() > deadline));
       const context = runtime.newContext();
       let exitCode: number;
       try {
-        exitCode = execute(context, program, streams, timeoutMs, () => interrupted);
+        exitCode = execute(context, program, streams, timeoutMs, () => interrupted, exit);
         context.dispose();
         runtime.dispose();
       } catch (e) {
@@ -80,12 +82,26 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions 
 
 const TIMED_OUT = -1;
 /** What the host calls in the environment (prelude.js: `__benchtop`). */
-const HOST_ENTRIES = ['runNextTimer', 'virtualNow', 'exitCode', 'defaultExitCode', 'formatUncaught', 'handleUncaught', 'emitExit'] as const;
+const HOST_ENTRIES = ['runNextTimer', 'virtualNow', 'defaultExitCode', 'formatUncaught', 'handleUncaught', 'emitExit'] as const;
+
+/**
+ * process.exit as the host saw it: node-process.js calls `__benchtop_exit(n)` (a handle taken
+ * before the program runs) and only then throws to unwind. The host learns of an exit from this
+ * call alone, never from the thrown value (a program can catch it, reach its class and make any
+ * error look like it: until 2026-12-02 a caught `process.exit(1)` or a forged `instanceof` gave
+ * exit 0). Once `stopping`, the interrupt handler stops the program at its next check, as Node's
+ * exit does at once: what it prints meanwhile is dropped.
+ */
+interface ExitRequest {
+  code: number | null;
+  stopping: boolean;
+}
 
 /** Runs the program and its event loop; returns the exit code (TIMED_OUT for a virtual-clock timeout). */
-function execute(context: QuickJSContext, program: string, streams: Streams, timeoutMs: number, interrupted: () => boolean): number {
+function execute(context: QuickJSContext, program: string, streams: Streams, timeoutMs: number, interrupted: () => boolean, exit: ExitRequest): number {
   const writeFn = context.newFunction('__benchtop_write', (fd, text, dropped) => {
     const stream = context.getNumber(fd) === 2 ? streams.stderr : streams.stdout;
+    if (exit.stopping) return stream.full ? context.true : context.false; // (Node has exited by now)
     stream.write(context.getString(text));
     // Characters the environment did not even pass (node-process.js caps each write at 1 MB).
     if (dropped) stream.drop(context.getNumber(dropped));
@@ -93,6 +109,15 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
   });
   context.setProp(context.global, '__benchtop_write', writeFn);
   writeFn.dispose();
+  const exitFn = context.newFunction('__benchtop_exit', (code) => {
+    // The first exit wins until the 'exit' listeners run (Node exits at once).
+    if (exit.stopping) return;
+    const n = context.typeof(code) === 'number' ? context.getNumber(code) : 0;
+    exit.code = Number.isFinite(n) ? Math.trunc(n) & 0xff : 0; // (a process's status: exit(-1) is 255, exit(256) is 0)
+    exit.stopping = true;
+  });
+  context.setProp(context.global, '__benchtop_exit', exitFn);
+  exitFn.dispose();
   context.unwrapResult(context.evalCode(NODE18_INTRINSICS, 'node18.js')).dispose();
   context.unwrapResult(context.evalCode(nodeEnvironment, 'node-env.js')).dispose();
   // The environment's entry points are taken before the program runs and their global removed: the
@@ -117,19 +142,25 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
    */
   const uncaught = (error: QuickJSHandle, listeners = true, failure = 1): number | null => {
     try {
-      const code = dumpAndDispose(call('exitCode', error));
-      if (typeof code === 'number') return code;
+      if (exit.stopping) return exit.code;
       if (listeners) {
         const handled = call('handleUncaught', error);
+        if (exit.stopping) {
+          (handled.error ?? handled.value).dispose();
+          return exit.code;
+        }
         if (handled.error) return uncaught(handled.error, false, 7);
         const taken = context.dump(handled.value);
         handled.value.dispose();
         if (taken === true) return null;
       }
       const programHandle = context.newString(program);
-      const text = dumpAndDispose(call('formatUncaught', error, programHandle));
+      const formatted = call('formatUncaught', error, programHandle);
       programHandle.dispose();
-      streams.stderr.write(String(text));
+      // (A getter of the error that calls process.exit while it is formatted changes nothing.)
+      exit.stopping = false;
+      if (formatted.error) formatted.error.dispose();
+      else streams.stderr.write(String(dumpAndDispose(formatted)));
       return failure;
     } finally {
       error.dispose();
@@ -144,7 +175,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
     // async function, its rejection is the unhandled rejection that makes Node exit with code 1.
     if (evaluated.error) code = uncaught(evaluated.error);
     else completion = evaluated.value;
-    while (code === null) {
+    while (code === null && !exit.stopping) {
       if (interrupted()) return TIMED_OUT;
       const jobs = context.runtime.executePendingJobs();
       if (jobs.error) {
@@ -152,6 +183,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
         continue;
       }
       jobs.dispose();
+      if (exit.stopping) break;
       const ran = call('runNextTimer');
       if (ran.error) {
         code = uncaught(ran.error);
@@ -159,22 +191,29 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
       }
       const more = context.dump(ran.value);
       ran.value.dispose();
-      if (!more) break;
+      if (!more || exit.stopping) break;
       const now = dumpAndDispose(call('virtualNow')) as number;
       if (now > timeoutMs) return TIMED_OUT;
     }
+    if (exit.stopping) code = exit.code;
     if (code === null && completion) {
       const state = context.getPromiseState(completion);
       if (state.type === 'rejected') code = uncaught(state.error);
       else if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
     }
-    if (code === null) code = dumpAndDispose(call('defaultExitCode')) as number;
-    // Node's 'exit' event: its listeners run inside this run, may print, and may change the code.
+    if (code === null) code = (dumpAndDispose(call('defaultExitCode')) as number) & 0xff;
+    // Node's 'exit' event: its listeners run inside this run, may print, and may change the code
+    // (process.exit in one ends there with its code, as in Node).
+    exit.stopping = false;
     const codeHandle = context.newNumber(code);
     const exited = call('emitExit', codeHandle);
     codeHandle.dispose();
+    if (exit.stopping) {
+      (exited.error ?? exited.value).dispose();
+      return exit.code ?? 0;
+    }
     if (exited.error) return uncaught(exited.error, false) ?? 1;
-    return dumpAndDispose(exited) as number;
+    return (dumpAndDispose(exited) as number) & 0xff;
   } finally {
     completion?.dispose();
     for (const fn of entries.values()) fn.dispose();

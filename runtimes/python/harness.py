@@ -24,6 +24,21 @@ job = None
 _compile_error = None
 _WORKDIR = "/tmp/benchtop-run"
 
+# What the harness calls after a program has run is taken now, before any program: a program can
+# patch builtins (isinstance…) and module attributes (atexit._run_exitfuncs, gc.collect…), and
+# until 2026-12-02 such a patch turned its own failure into exit 0 where python3 (which does this
+# in C) exits 1. The harness's functions look builtins up in this copy; the program's are its own.
+__builtins__ = dict(builtins.__dict__)
+_run_exitfuncs = atexit._run_exitfuncs
+_collect = gc.collect
+_print_exception = traceback.print_exception
+_main_dict = sys.modules["__main__"].__dict__
+# sys's own attributes, read from its dict as CPython's C code reads them: a program may give the
+# sys module a class of its own (`sys.__class__ = M`) whose __getattribute__ answers otherwise.
+_sys = sys.__dict__
+_int_and = int.__and__
+_traceback_of = BaseException.__dict__["__traceback__"].__get__  # (a subclass may shadow the attribute)
+
 # JavaScript calls the program's exec through functools.partial, which costs one level of CPython
 # 3.11's recursion count that `python3 test.py` does not spend (measured: a program recursing until
 # RecursionError gets one call less than native python3 3.11 under the same limit). The enforced
@@ -123,9 +138,9 @@ def prepare(source):
                  "__loader__": importlib.machinery.SourceFileLoader("__main__", "test.py"), "__spec__": None,
                  "__annotations__": {}, "__builtins__": builtins, "__file__": "test.py", "__cached__": None}
     builtins.__dict__.pop("___EvalCodeResultException", None)
-    sys.modules["__main__"].__dict__.clear()
-    sys.modules["__main__"].__dict__.update(namespace)
-    namespace = sys.modules["__main__"].__dict__
+    _main_dict.clear()
+    _main_dict.update(namespace)
+    namespace = _main_dict
     sys.last_type = sys.last_value = sys.last_traceback = None
     try:
         # As bytes, the way python3 reads test.py: a `# -*- coding: latin-1 -*-` line then applies.
@@ -146,28 +161,37 @@ def _raise(error):
     raise error
 
 
-def finish(raised):
-    """The end of the process: returns the exit status of the program that just ran."""
+def finish(raised, address=None):
+    """The end of the process: returns the exit status of the program that just ran.
+
+    `address`: where the exception that left the program lives (Pyodide's PythonError names it).
+    Pyodide puts it in sys.last_value and then formats it, which runs the program's code
+    (`__str__`, a patched traceback module): a sys.last_value that is not that object was written
+    by the program, and is not believed (until 2026-12-02 a SystemExit(0) put there passed).
+    """
     global job
     job = None
-    error = sys.last_value if raised else None
-    sys.last_type = sys.last_value = sys.last_traceback = None
-    if isinstance(error, SystemExit):
+    error = _sys.get("last_value") if raised else None
+    _sys["last_type"] = _sys["last_value"] = _sys["last_traceback"] = None
+    if error is not None and id(error) != address:
+        error = None
+    # The real class, as CPython's exit does (isinstance would believe a forged __class__).
+    if error is not None and issubclass(type(error), SystemExit):
         status = _exit_status(error.code)
     elif error is not None:
         _print_uncaught(error)
         status = 1
     elif raised:
-        status = 1  # the run failed outside Python (the worker reports it as broken)
+        status = 1  # a forged sys.last_value, or the run failed outside Python (the worker reports it as broken)
     else:
         status = 0
     try:
-        atexit._run_exitfuncs()
+        _run_exitfuncs()
     except BaseException:  # noqa: BLE001 - CPython reports it and exits as it would have
         pass
     try:
-        sys.modules["__main__"].__dict__.clear()
-        gc.collect()
+        _main_dict.clear()
+        _collect()
     except BaseException:  # noqa: BLE001
         pass
     _flush()
@@ -177,15 +201,15 @@ def finish(raised):
 def _print_uncaught(error):
     if error is _compile_error:
         error.__traceback__ = None  # python3 shows no frame for a program that does not compile
-    tb = error.__traceback__
+    tb = _traceback_of(error)
     try:
-        sys.excepthook(type(error), error, tb)
+        _sys.get("excepthook")(type(error), error, tb)
     except BaseException:  # noqa: BLE001 - a broken hook: CPython falls back to the default
-        traceback.print_exception(type(error), error, tb)
+        _print_exception(type(error), error, tb)
 
 
 def _flush():
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+    for stream in (_sys.get("stdout"), _sys.get("stderr"), _sys.get("__stdout__"), _sys.get("__stderr__")):
         try:
             stream.flush()
         except BaseException:  # noqa: BLE001 - a program may leave a closed or odd stream behind
@@ -196,9 +220,9 @@ def _exit_status(code):
     if code is None:
         return 0
     if isinstance(code, int):
-        return code & 0xFF
+        return _int_and(code, 0xFF)  # (an int subclass's own `&` is not CPython's exit status)
     try:
-        print(code, file=sys.stderr)
+        print(code, file=_sys.get("stderr"))
     except BaseException:  # noqa: BLE001
         pass
     return 1

@@ -104,19 +104,30 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
       const job = namespace.get('job') as PyCallable;
       bridge.close();
       let raised = false;
+      let address: number | null = null;
       try {
         job();
       } catch (e) {
-        raised = true; // a Python exception is in sys.last_value: finish() reads it
+        raised = true; // a Python exception is in sys.last_value: finish() reads it, if it is still the one at `address`
+        const named = (e as { __error_address?: unknown } | null)?.__error_address;
+        if (typeof named === 'number') address = named;
         if (!(e instanceof Error) || e.constructor.name !== 'PythonError') {
           // The run left Python: os._exit() (Emscripten's ExitStatus), os.abort(), a wasm trap.
           broken = true;
           exitCode = exitStatusOf(e);
+          // Emscripten's own ExitStatus, not Pyodide's Exit, reaches here only from Pyodide's report
+          // of an exception that left the program (the call's own exits come converted): the
+          // report runs the traceback module, which the program may have patched to exit 0 (until
+          // 2026-12-02 that passed a failure). python3 reports in C: the uncaught error's status.
+          if ((e as { name?: unknown } | null)?.name === 'ExitStatus') {
+            exitCode = 1;
+            stderr.write('benchtop: the program exited while its uncaught exception was being reported\n');
+          }
         }
       }
       if (!broken) {
         try {
-          const status = Number(finish(raised));
+          const status = Number(finish(raised, address));
           exitCode = Number.isInteger(status) ? status : 1;
         } catch (e) {
           broken = true; // the program broke its own ending: it can only harm its own verdict

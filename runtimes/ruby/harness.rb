@@ -2,7 +2,8 @@
 # that every run starts from (rubywasm.ts). `BenchtopHarness.run` then runs /workdir/test.rb the
 # way `ruby test.rb` does, as far as a program can tell: exit status, the report of an uncaught
 # exception on stderr, at_exit handlers. It returns the exit status, and removes its own constant
-# before the program starts.
+# before the program starts (and puts it back after, for `BenchtopHarness.finish`: the report and
+# the finalizers, which the host runs once it has the status).
 
 # Timeout.timeout starts a watcher Thread, and this CRuby has no threads (Thread.new raises
 # NotImplementedError). Ruby's own syntax_suggest (the report of a SyntaxError) calls it, and so may
@@ -108,13 +109,54 @@ require "/benchtop/threads.rb"
 require "/benchtop/ruby30.rb" # what 3.1–3.4 added fails as under 3.0
 ENV.delete("RUBY_FIBER_VM_STACK_SIZE") # read by the VM at boot (rubywasm.ts): not the program's
 
+# Two ways a program could still reach the harness's decision after it has run (until 2026-12-02,
+# each made a failure exit 0; ruby: 1):
+# - the harness's `rescue Exception` asks Exception.=== (a method call), which a program can
+#   redefine (`class Module; def ===(o) = exit!(0); end`): in this file it is ruby's own, through a
+#   refinement, which comes before a class's own methods and its prepended modules;
+# - a TracePoint (or set_trace_func) gets the binding of every frame it sees, and could set the
+#   harness's locals (the caught error, the status). There is none for programs: TracePoint.new and
+#   .trace, Kernel's and Thread's set_trace_func are undefined (a wrapper that filtered out our
+#   frames would have to keep the original, which ObjectSpace hands to any program).
+module BenchtopGuard
+  MODULE_EQQ = Module.instance_method(:===)
+  refine(Exception.singleton_class) do
+    def ===(other) = MODULE_EQQ.bind_call(self, other)
+  end.freeze
+end
+using BenchtopGuard
+BenchtopGuard.freeze
+Object.send(:remove_const, :BenchtopGuard)
+TracePoint.singleton_class.send(:undef_method, :new, :trace)
+Kernel.send(:undef_method, :set_trace_func)
+Thread.send(:undef_method, :set_trace_func, :add_trace_func)
+
 module BenchtopHarness
   # Blocks given to at_exit, run when the program ends (the process never ends here: the instance is
   # dropped instead), newest first, as Ruby's own end procs are.
   @handlers = []
   # Finalizers not run yet, in definition order: [object id, callable, done] (see the end of this file).
   @finalizers = []
-  @minitest_patched = false
+  @state = { minitest_patched: false }
+
+  # How the status is decided once the program has run, taken now: ruby decides it in C, but this
+  # harness runs in the program's own VM, where a program can redefine what a call reaches
+  # (`def SystemExit.===`, `RuntimeError#status`, `Array#pop`, `Proc#call`…). Until 2026-12-02 a
+  # program could so make its own failure exit 0 (ruby: 1). These are the C methods themselves;
+  # UnboundMethod is frozen below, so `bind_call` stays ruby's own, and so is this module.
+  IS_A = Kernel.instance_method(:is_a?)
+  EXIT_STATUS = SystemExit.instance_method(:status)
+  EMPTY = Array.instance_method(:empty?)
+  POP = Array.instance_method(:pop)
+  CALL = Proc.instance_method(:call)
+  PUSH = Array.instance_method(:push)
+  SHIFT = Array.instance_method(:shift)
+  HASH_GET = Hash.instance_method(:[])
+  HASH_SET = Hash.instance_method(:[]=)
+  CLASS_EVAL = Module.instance_method(:class_eval)
+  CONST_SET = Module.instance_method(:const_set)
+  # The errors to report, kept for `finish`: those of at_exit handlers, then the one that ended the program.
+  PENDING = []
 
   class << self
     attr_reader :handlers, :finalizers
@@ -143,22 +185,32 @@ module BenchtopHarness
       else
         error, status, handler_status = run_program
       end
-      # As ruby's own cleanup: the error that ended the program is reported after the handlers ran,
-      # and an exit (or error) inside a handler decides the status.
-      report(error) if error
-      status = handler_status unless handler_status.nil?
+      # As ruby's own cleanup: an exit (or error) inside a handler decides the status. The error is
+      # reported after the handlers ran, by `finish`: the host takes this status first, and then
+      # ignores what the rest of the ending does to it (report and finalizers call methods the
+      # program may have redefined, to `exit!` from there).
+      status = handler_status if handler_status
+      PUSH.bind_call(PENDING, error) if error
+      CONST_SET.bind_call(Object, :BenchtopHarness, self)
+      status
+    end
+
+    # The end of ruby's cleanup, once the host has the status: the report of the error that ended
+    # the program, then the finalizers still pending.
+    def finish
+      report(SHIFT.bind_call(PENDING)) until EMPTY.bind_call(PENDING)
       run_finalizers
       flush
-      status
+      0
     end
 
     # Minitest runs the tests of `parallelize_me!` classes in worker Threads: run them in turn
     # instead (the body of its worker loop). Called when a program registers an at_exit handler
     # (minitest/autorun does, once minitest is loaded) and before the handlers run.
     def patch_minitest
-      return if @minitest_patched || !defined?(::Minitest::Parallel::Executor)
-      @minitest_patched = true
-      ::Minitest::Parallel::Executor.class_eval do
+      return if HASH_GET.bind_call(@state, :minitest_patched) || !defined?(::Minitest::Parallel::Executor)
+      HASH_SET.bind_call(@state, :minitest_patched, true)
+      CLASS_EVAL.bind_call(::Minitest::Parallel::Executor) do
         def start
           @pool = []
         end
@@ -177,12 +229,12 @@ module BenchtopHarness
     private
 
     # Runs test.rb and then the at_exit handlers: [uncaught error, status, status from a handler].
+    # (One rescue, and the class checked with IS_A: `rescue SystemExit` asks SystemExit.===.)
+    # ($! is the error while the handlers run, as in ruby.)
     def run_program
       load "test.rb"
-    rescue SystemExit => e
-      [nil, e.status, run_handlers]
     rescue Exception => e # rubocop:disable Lint/RescueException
-      [e, 1, run_handlers]
+      IS_A.bind_call(e, SystemExit) ? [nil, EXIT_STATUS.bind_call(e), run_handlers] : [e, 1, run_handlers]
     else
       [nil, 0, run_handlers]
     end
@@ -218,15 +270,17 @@ module BenchtopHarness
     def run_handlers
       patch_minitest
       status = nil
-      until @handlers.empty?
-        handler = @handlers.pop
+      until EMPTY.bind_call(@handlers)
+        handler = POP.bind_call(@handlers)
         begin
-          handler.call
-        rescue SystemExit => e
-          status = e.status
+          CALL.bind_call(handler)
         rescue Exception => e # rubocop:disable Lint/RescueException
-          report(e)
-          status = 1
+          if IS_A.bind_call(e, SystemExit)
+            status = EXIT_STATUS.bind_call(e)
+          else
+            PUSH.bind_call(PENDING, e) # (reported by `finish`: the report calls the program's methods)
+            status = 1
+          end
         end
       end
       status
@@ -316,3 +370,9 @@ ObjectSpace.singleton_class.prepend(Module.new do
     super(obj)
   end
 end)
+
+# Nothing of the harness can be redefined by a program (it finds the module through ObjectSpace),
+# nor UnboundMethod, whose bind_call the harness relies on.
+BenchtopHarness.freeze
+BenchtopThreads.freeze
+UnboundMethod.freeze

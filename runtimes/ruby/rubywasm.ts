@@ -163,6 +163,21 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<La
     return [view.getInt32(result, true), view.getInt32(result + 4, true)];
   }
 
+  /**
+   * The rest of ruby's ending (harness.rb `finish`: the error's report, the pending finalizers),
+   * once the status is known. Nothing here changes the status: that code calls methods a program
+   * may have redefined, and until 2026-12-02 one that called `exit!(0)` from there (say
+   * `Exception#full_message`, which the report uses and ruby's own does not) passed a failure.
+   * (An `exit!` in a finalizer therefore no longer sets the status, as it would under ruby.)
+   */
+  function finish(exports: RubyExports, stderr: OutputCapture): void {
+    try {
+      evaluate(exports, 'BenchtopHarness.finish');
+    } catch (error) {
+      if (!(error instanceof WASIProcExit)) stderr.write(`\nbenchtop: the Ruby VM stopped after the program: ${String(error)}\n`);
+    }
+  }
+
   // Start-up: one VM, booted and prepared, whose memory every run starts from.
   const bootErrors: string[] = [];
   const bootDecoder = new TextDecoder();
@@ -243,8 +258,10 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<La
       try {
         const [value, state] = evaluate(exports, 'BenchtopHarness.run');
         // An Integer comes back as a tagged VALUE (2n + 1); anything else means the harness failed.
-        if (state === 0 && (value & 1) === 1) exitCode = value >> 1;
-        else {
+        if (state === 0 && (value & 1) === 1) {
+          exitCode = value >> 1;
+          finish(exports, stderr);
+        } else {
           stderr.write(`benchtop: the Ruby harness failed (state ${state})\n`);
           exitCode = 1;
         }

@@ -21,6 +21,8 @@ import { OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
 
 const WORK_DIR = '/tmp/benchtop';
+/** Holds an EXIT handler's text while it runs (unset before the handler's first command). */
+const TRAP_VARIABLE = '__benchtop_exit_trap';
 /** A very large count: the limit is time, as for a real bash. */
 const UNLIMITED = 2 ** 52;
 
@@ -101,12 +103,17 @@ async function runProgram(program: string, timeoutMs: number) {
     stdout.write(result.stdout);
     stderr.write(result.stderr);
     exitCode = result.exitCode;
-    // `trap … EXIT`: the handler runs when the program ends, with its exported variables. As in
-    // bash, an `exit n` in the handler sets the status; otherwise the program's own stays.
+    // `trap … EXIT`: the handler runs when the program ends, with its exported variables and `$?`
+    // the program's status. As in bash, an `exit n` in the handler sets the status; otherwise the
+    // program's own stays. The handler is parsed on its own (eval of a variable), so that no text
+    // of it can reach the `exit` after it: until 2026-12-02 it was spliced before that line, so
+    // `trap 'cat <<EOF' EXIT` swallowed it and `exit $?` read 0 (both exit 0; bash: the status).
     const handler = trap.exit;
     if (handler && performance.now() < deadline) {
       trap.exit = null;
-      const after = await bash.exec(`${handler}\nexit ${exitCode}\n`, { rawScript: true, env: result.env, replaceEnv: true });
+      const env = { ...result.env, [TRAP_VARIABLE]: handler };
+      const script = `eval "unset ${TRAP_VARIABLE}; (exit ${exitCode}); $${TRAP_VARIABLE}"\nexit ${exitCode}\n`;
+      const after = await bash.exec(script, { rawScript: true, env, replaceEnv: true });
       stdout.write(after.stdout);
       stderr.write(after.stderr);
       exitCode = after.exitCode;

@@ -70,6 +70,32 @@ describe('ruby (ruby.wasm)', () => {
     expect(deep.stderr).toContain('stack level too deep (SystemStackError)');
   });
 
+  // The harness runs in the program's VM: what decides the status after the program must not be
+  // what the program can redefine. Expected: ruby 3.1.2 on this machine exits 1 for each.
+  it('a failing program cannot forge exit 0 through the harness', async () => {
+    const forged = {
+      'SystemExit.=== and RuntimeError#status': 'class RuntimeError; def status = 0; end\ndef SystemExit.===(x) = true\nraise "Test failed"\n',
+      "the harness's own methods": 'h = ObjectSpace.each_object(Module).find { |m| m.name == "BenchtopHarness" }\nh&.singleton_class&.send(:define_method, :run_handlers) { 0 }\nraise "Test failed"\n',
+      'Proc#call, with an at_exit handler': 'at_exit { puts "bye" }\nclass Proc\n  def call(*) = exit(0)\nend\nraise "Test failed"\n',
+      'SystemExit#status': 'class SystemExit\n  def status = 0\nend\nexit 1\n',
+      'UnboundMethod#bind_call': 'class UnboundMethod\n  def bind_call(*) = 0\nend\nraise "Test failed"\n',
+      // (The harness's report calls full_message; ruby's own report does not.)
+      'exit! from Exception#full_message': 'class RuntimeError\n  def full_message(*) = exit!(0)\nend\nraise "Test failed"\n',
+      'exit! from String#start_with?, used to trim the backtrace': 'class String\n  def start_with?(*) = exit!(0)\nend\nraise "Test failed"\n',
+      'exit! from Hash#[], which the harness used after the program': 'class Hash\n  def [](k) = exit!(0)\nend\nraise "Test failed"\n',
+      "exit! from the report of an at_exit handler's error": 'at_exit { raise "late" }\nclass RuntimeError\n  def full_message(*) = exit!(0)\nend\nraise "Test failed"\n',
+      // (The harness's rescue asks Exception.===; ruby's own exit does not.)
+      'exit! from Module#===': 'class Module\n  def ===(o) = exit!(0)\nend\nraise "Test failed"\n',
+      // A TracePoint sets the status local of the harness through its frame's binding.
+      'a TracePoint on the harness': 'TracePoint.new(:line) { |tp| tp.binding.local_variable_set(:status, 0) if tp.path.start_with?("/benchtop/") && tp.binding.local_variable_defined?(:status) }.enable\nraise "Test failed"\n',
+    };
+    for (const [name, program] of Object.entries(forged)) {
+      const r = await run(program);
+      expect(r.exitCode, name).toBe(1);
+      expect(judgeRun('ruby', r), name).toBe('RUNTIME_ERROR');
+    }
+  });
+
   it('runs at_exit handlers after the program, newest first, with $! set, and their exit decides', async () => {
     const r = await run('at_exit { puts "first"; p $!.class }\nat_exit { puts "second" }\nraise ArgumentError, "bad"');
     expect(r.stdout).toBe('second\nfirst\nArgumentError\n');

@@ -187,6 +187,8 @@ const PROBES: readonly string[] = [
   "printf '  10 x\\n 9 y\\n100 z\\n' | sort -n; printf 'x\\ny\\nx\\n' | sort | uniq -d; printf 'x\\ny\\nx\\n' | sort | uniq -u; printf 'a\\na\\nb\\n' | uniq -c | awk '{print $1}'",
   "t=$(mktemp); echo hi > \"$t\"; cat \"$t\"; d=$(mktemp -d); [ -d \"$d\" ] && echo isdir; rm -rf \"$t\" \"$d\"",
   "cleanup() { echo \"cleanup ran\"; }; trap cleanup EXIT; echo working",
+  "trap 'echo \"in trap $?\"' EXIT; false",
+  "trap 'rc=$?; echo \"cleanup $rc\"; exit $rc' EXIT; echo \"Test failed\"; exit 1",
 
 ];
 const KNOWN_DIFFERENCES = new Set<string>([
@@ -236,6 +238,17 @@ describe('shell (just-bash)', () => {
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toMatch(/syntax error/);
     expect(judgeRun('shell', r)).toBe('RUNTIME_ERROR');
+  });
+
+  // An EXIT trap's text is the program's: it must not reach the status the host appends after it.
+  // Expected statuses: GNU bash 5.2.15 here (all 1: the trap calls no exit, or exits with $?).
+  it('an EXIT trap cannot forge the status: its own text, and $? the program\'s', async () => {
+    for (const program of ["trap 'cat <<EOF' EXIT\nexit 1\n", "trap 'exit $?' EXIT\necho \"Test failed\"\nexit 1\n", "trap 'echo ${__benchtop_exit_trap:-none}' EXIT\nfalse\n"]) {
+      const r = await run(program);
+      expect(r.exitCode, program).toBe(1);
+      expect(judgeRun('shell', r), program).toBe('RUNTIME_ERROR');
+    }
+    expect((await run("trap 'echo ${__benchtop_exit_trap:-none}' EXIT\nfalse\n")).stdout).toBe('none\n');
   });
 
   it('writes UTF-8 output', async () => {

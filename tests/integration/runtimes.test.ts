@@ -4,8 +4,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
+import { runNative } from '../../runtimes/native/process';
 import type { LanguageId } from '../../src/contracts';
 import { judgeRun } from '../../src/core/rules';
+import { PYTHON_FORGERIES } from '../support/hostile/clean-slate-attacks';
 
 const executor = createNodeExecutor({ poolSize: 2 });
 afterAll(() => executor.dispose());
@@ -40,6 +42,14 @@ describe('python (Pyodide)', () => {
     expect((await run('python', 'import os\nos._exit(5)')).exitCode).toBe(5);
     expect((await run('python', 'import atexit, os\natexit.register(os._exit, 4)')).exitCode).toBe(4);
     expect((await run('python', 'import os, sys\nsys.excepthook = lambda *a: os._exit(0)\nraise ValueError(1)')).exitCode).toBe(0);
+  });
+  // What the harness reads once the program is done must be out of the program's reach.
+  it('a failing program cannot forge its exit status through what the harness reads after it (python3 gives each exit 1)', async () => {
+    for (const [name, program] of Object.entries(PYTHON_FORGERIES)) {
+      const native = await runNative({ language: 'python', program, timeoutMs: 20_000 });
+      expect(native.exitCode, `python3: ${name}`).toBe(1);
+      expect((await run('python', program)).exitCode, name).toBe(native.exitCode);
+    }
   });
   it('reports syntax errors and exceptions as RUNTIME_ERROR', async () => {
     const syntax = await run('python', 'def f(:\n  pass');
@@ -116,6 +126,25 @@ describe('javascript (QuickJS with a Node-like environment)', () => {
     expect(rethrown.stderr).toContain('Error: again');
     const removed = await run('javascript', "const f = () => console.log('no');\nprocess.once('exit', f);\nprocess.off('exit', f);\nconsole.log('end');");
     expect(removed).toMatchObject({ exitCode: 0, stdout: 'end\n' });
+  });
+  // The host learns of process.exit from its own entry point, never from the thrown value, which
+  // a program can catch (its class then makes any error look like an exit). Expected exit codes:
+  // node 20.20 here (process.exit ends the process at once; a catch block or finally never runs).
+  it('a caught process.exit still ends the run with its code: no forged exit 0', async () => {
+    expect(await run('javascript', 'try { process.exit(1); } catch (e) {}\nconsole.log("All tests passed");')).toMatchObject({ exitCode: 1, stdout: '' });
+    const forged = 'let S; try { process.exit(1); } catch (e) { S = e.constructor; }\nObject.defineProperty(S, Symbol.hasInstance, { value: () => true });\nthrow new Error("Test failed");';
+    expect(await verdict('javascript', forged)).toBe('RUNTIME_ERROR');
+    const nested = 'const assert = require("assert");\nfunction check() { try { assert.strictEqual(1 + 1, 3); } catch (e) { console.error("Test failed"); process.exit(1); } }\ntry { check(); } catch (e) { console.log("swallowed"); }\nconsole.log("All tests passed");';
+    expect(await run('javascript', nested)).toMatchObject({ exitCode: 1, stdout: '', stderr: 'Test failed\n' });
+    // The first exit wins, even from a job that then loops; a finally block does not run.
+    const job = 'setTimeout(() => { try { process.exit(3); } finally { console.log("no"); } }, 5);\nPromise.resolve().then(() => { try { process.exit(2); } catch {} while (true) {} });';
+    expect(await run('javascript', job)).toMatchObject({ exitCode: 2, stdout: '', timedOut: false });
+    // A replaced Number does not change the code process.exit gives.
+    expect((await run('javascript', 'Number = () => 0;\nprocess.exit(1);')).exitCode).toBe(1);
+    // A process's status is 8 bits (node 20: exit(256) gives 0, exit(-1) and exitCode -1 give 255, not a timeout).
+    expect((await run('javascript', 'process.exit(256);')).exitCode).toBe(0);
+    expect(await run('javascript', 'process.exit(-1);')).toMatchObject({ exitCode: 255, timedOut: false });
+    expect(await run('javascript', 'process.exitCode = -1;')).toMatchObject({ exitCode: 255, timedOut: false });
   });
   it('console.assert prints "Assertion failed" without throwing: exit 0 and the substring `failed`, so WRONG_ANSWER', async () => {
     const r = await run('javascript', 'console.assert(1 === 2, "one is two"); console.log("after")');

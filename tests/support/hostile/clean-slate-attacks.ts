@@ -9,6 +9,7 @@
 // new process (node 18+, bash 5, perl 5.3x, php 8.1, ruby 3, Rscript, g++; python3 is checked by
 // the tests themselves).
 import type { LanguageId, Outcome } from '../../../src/contracts';
+import { PYTHON_ATTACKS, PYTHON_FORGERIES, PYTHON_RIGHT, PYTHON_SCHEDULER, PYTHON_WRONG } from './python-attacks';
 
 export interface Step {
   /** What the program does (shown when it fails). */
@@ -69,6 +70,10 @@ export const javascript: Step[] = [
     flood: true,
   },
   { name: 'right: after the exit-listener flood', program: "require('assert').deepStrictEqual([1, 2], [1, 2]);\n", expected: 'PASSED' },
+  // process.exit's thrown value can be caught; until 2026-12-02 either forgery below passed (node: exit 1).
+  { name: 'hostile: catches process.exit(1) and goes on', program: 'try { process.exit(1); } catch (e) {}\nconsole.log("All tests passed");\n', expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: makes any error look like an exit through the caught signal\'s class', program: 'let S; try { process.exit(1); } catch (e) { S = e.constructor; }\nObject.defineProperty(S, Symbol.hasInstance, { value: () => true });\nthrow new Error("Test failed");\n', expected: 'RUNTIME_ERROR' },
+  { name: 'right: after the forged exits', program: "require('assert').strictEqual([3, 1, 2].sort().join(), '1,2,3');\n", expected: 'PASSED' },
 ];
 
 export const typescript: Step[] = [
@@ -111,6 +116,10 @@ export const shell: Step[] = [
     flood: true,
   },
   { name: 'right: after the flood', program: '[ "$(echo ok)" = "ok" ] || exit 1\n', expected: 'PASSED' },
+  // An EXIT trap's text was spliced before the status line the host adds; until 2026-12-02 both passed (bash: exit 1).
+  { name: "hostile: an EXIT trap's here-document swallows the host's exit line", program: "trap 'cat <<EOF' EXIT\necho \"Test failed\"\nexit 1\n", expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: an EXIT trap exits with $? after a failure', program: "trap 'exit $?' EXIT\n[ $((2 * 3)) -eq 7 ] || exit 1\n", expected: 'RUNTIME_ERROR' },
+  { name: 'right: after the traps', program: "trap 'echo bye' EXIT\n[ \"$(printf '%s' a b)\" = ab ] || exit 1\n", expected: 'PASSED' },
 ];
 
 const PERL_HOSTILE = `BEGIN { *CORE::GLOBAL::die = sub { CORE::exit(0) }; *CORE::GLOBAL::exit = sub { CORE::exit(0) }; }
@@ -265,6 +274,12 @@ export const ruby: Step[] = [
     flood: true,
   },
   { name: 'wrong: after the finalizer flood', program: 'raise "wrong" unless 2 + 2 == 5\n', expected: 'RUNTIME_ERROR' },
+  // What the harness called after the program was the program's to redefine; until 2026-12-02 both passed (ruby: exit 1).
+  { name: 'hostile: SystemExit.=== and RuntimeError#status redefined, then a failure', program: 'class RuntimeError; def status = 0; end\ndef SystemExit.===(x) = true\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
+  { name: "hostile: the harness's run_handlers redefined, then a failure", program: 'h = ObjectSpace.each_object(Module).find { |m| m.name == "BenchtopHarness" }\nh&.singleton_class&.send(:define_method, :run_handlers) { 0 }\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: exit!(0) from Module#===, which the harness\'s rescue asks', program: 'class Module\n  def ===(o) = exit!(0)\nend\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: exit!(0) from Exception#full_message, which the report calls', program: 'class RuntimeError\n  def full_message(*) = exit!(0)\nend\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
+  { name: 'right: after the forgeries', program: 'raise "wrong" unless [3, 1, 2].sort == [1, 2, 3]\nputs "ok"\n', expected: 'PASSED' },
 ];
 
 const R_HOSTILE = `unlockBinding("stopifnot", baseenv()); assign("stopifnot", function(...) invisible(TRUE), envir = baseenv())
@@ -353,86 +368,7 @@ export const cpp: Step[] = [
   { name: 'wrong: the same first lines, calling what the written header declares', program: '#include <iostream>\nusing namespace std;\n#include <string>\n#include <cstdio>\nint main() { return std::benchtop_pch_leak(); }\n', expected: 'COMPILATION_ERROR' },
 ];
 
-/** Wrong answers: each fails under python3, and each would pass if an attack below stuck. */
-export const PYTHON_WRONG = {
-  'failed assert': 'def add(a, b):\n    return a - b\n\nassert add(1, 2) == 3\n',
-  'stdlib function': 'import statistics\nassert statistics.mean([1, 2, 3]) == 5\n',
-  'stdlib function (math)': 'import math\nassert math.isclose(1.0, 2.0)\n',
-  'stdlib class method': 'from collections import Counter\nassert Counter("ab") == Counter("cd")\n',
-  'exit status': 'import sys\nsys.exit(3)\n',
-  'uncaught exception': 'raise ValueError("wrong")\n',
-};
-/** Right answers: each passes under python3, and each would fail if an attack below stuck. */
-export const PYTHON_RIGHT = {
-  'plain': 'def add(a, b):\n    return a + b\n\nassert add(1, 2) == 3\nprint("ok")\n',
-  'stdlib': 'import statistics, math\nassert statistics.mean([1, 2, 3]) == 2 and math.isclose(1.0, 1.0)\n',
-  'recursion': 'def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\n\nassert depth(900) == 900\n',
-  'environment': 'import os, sys\nassert "BENCHTOP_LEFT" not in os.environ and sys.stdout is sys.__stdout__\nprint("clean")\n',
-};
-
-/** Each tries to change what the next program does, by the way its name says. */
-export const PYTHON_ATTACKS: Record<string, string> = {
-  // The red team's program (#12 finding 2): the harness's own exec, through the caller's frame.
-  'harness exec through the frame': "import sys\nsys._getframe(1).f_globals['exec'] = lambda *a, **k: None\n",
-  'harness functions found by gc': [
-    'import gc',
-    'for o in gc.get_objects():',
-    '    g = getattr(o, "__globals__", None)',
-    '    if isinstance(g, dict) and g is not globals():',
-    '        for name in ("exec", "compile", "print", "_exit_status", "_print_uncaught", "traceback", "isinstance"):',
-    '            if name in g:',
-    '                g[name] = (lambda *a, **k: 0)',
-  ].join('\n'),
-  'builtins': 'import builtins\nbuiltins.exec = builtins.compile = lambda *a, **k: None\nbuiltins.print = lambda *a, **k: None\nbuiltins.ValueError = KeyboardInterrupt\n',
-  'module attributes and classes': [
-    'import math, statistics, collections',
-    'math.isclose = lambda *a, **k: True',
-    'statistics.mean = lambda xs: 5',
-    'collections.Counter.__eq__ = lambda self, other: True',
-  ].join('\n'),
-  'sys.modules': [
-    'import sys, types',
-    'fake = types.ModuleType("statistics")',
-    'fake.mean = lambda xs: 5',
-    'sys.modules["statistics"] = fake',
-    'sys.modules["math"] = types.SimpleNamespace(isclose=lambda *a, **k: True)',
-  ].join('\n'),
-  'files on the import path': [
-    'import os',
-    'for d in ("/home/pyodide", "/lib/python3.11/site-packages", os.getcwd()):',
-    '    os.makedirs(d, exist_ok=True)',
-    '    with open(os.path.join(d, "statistics.py"), "w") as f:',
-    '        f.write("def mean(xs):\\n    return 5\\n")',
-  ].join('\n'),
-  'sys settings, streams, environment, cwd': [
-    'import sys, os, io',
-    'sys.setrecursionlimit(60)',
-    'sys.stdout = io.StringIO()',
-    'sys.excepthook = lambda *a: None',
-    'sys.exit = lambda *a: None',
-    'os.environ["BENCHTOP_LEFT"] = "1"',
-    'os.chdir("/")',
-  ].join('\n'),
-  'exit hooks': 'import atexit, os, sys\natexit.register(os._exit, 0)\nsys.excepthook = lambda *a: os._exit(0)\n',
-};
-
-/** Python, finding 5: work scheduled on the event loop, a finalizer and an exit hook, 30 MB each. */
-export const PYTHON_SCHEDULER = [
-  'import asyncio, atexit',
-  'SIZE = 30_000_000',
-  'async def boom():',
-  '    raise RuntimeError("t" * SIZE)',
-  'loop = asyncio.get_event_loop()',
-  'loop.call_later(0.01, lambda: print("l" * SIZE))',
-  'loop.call_soon(lambda: print("s" * SIZE))',
-  'task = asyncio.ensure_future(boom())',
-  'class Late:',
-  '    def __del__(self):',
-  '        raise RuntimeError("d" * SIZE)',
-  'keep = Late()',
-  'atexit.register(lambda: print("a" * SIZE))',
-  'print("scheduled")',
-].join('\n');
+export { PYTHON_ATTACKS, PYTHON_FORGERIES, PYTHON_RIGHT, PYTHON_SCHEDULER, PYTHON_WRONG };
 
 /**
  * Python as a sequence for the eval set: every attack but the one that writes files on the import
@@ -449,6 +385,8 @@ export const python: Step[] = [
   { name: 'flood: 30 MB from the event loop, a finalizer and an atexit hook', program: PYTHON_SCHEDULER, expected: 'PASSED', flood: true },
   { name: 'right: after the flood', program: PYTHON_RIGHT.plain, expected: 'PASSED' },
   { name: 'wrong: after the flood', program: PYTHON_WRONG['failed assert'], expected: 'RUNTIME_ERROR' },
+  ...Object.entries(PYTHON_FORGERIES).map(([name, program]): Step => ({ name: `hostile: forges a pass: ${name}`, program, expected: 'RUNTIME_ERROR' })),
+  { name: 'right: after the forgeries', program: PYTHON_RIGHT.stdlib, expected: 'PASSED' },
 ];
 
 /** The eval set's languages, in its order. */
