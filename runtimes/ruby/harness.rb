@@ -146,6 +146,7 @@ module BenchtopHarness
   CALL = Proc.instance_method(:call)
   PUSH = Array.instance_method(:push)
   SHIFT = Array.instance_method(:shift)
+  EACH = Array.instance_method(:each)
   HASH_GET = Hash.instance_method(:[])
   HASH_SET = Hash.instance_method(:[]=)
   CLASS_EVAL = Module.instance_method(:class_eval)
@@ -171,6 +172,17 @@ module BenchtopHarness
   FLUSH = IO.instance_method(:flush)
   OUT = STDOUT
   ERR = STDERR
+  # 3.4's full_message calls detailed_message, which ruby 3.0/3.1's report did not: an error whose
+  # detailed_message is not one of these (a program's, which could exit!(0) from a thread's report)
+  # gets the plain report instead.
+  KNOWN_DETAILED = ["Exception", "DidYouMean::Correctable", "ErrorHighlight::CoreExt"].filter_map do |name|
+    Object.const_get(name).instance_method(:detailed_message)
+  rescue NameError
+    nil
+  end.freeze
+  METHOD_OF = Kernel.instance_method(:method)
+  UNBIND = Method.instance_method(:unbind)
+  SAME = UnboundMethod.instance_method(:==)
   # The errors to report, kept for `finish`: those of at_exit handlers, then the one that ended the program.
   PENDING = []
 
@@ -311,8 +323,13 @@ module BenchtopHarness
         if frames ? EMPTY.bind_call(frames) : true
           # No frame of the program (test.rb does not parse): ruby names the script instead.
           join("test.rb: ", DETAILED.bind_call(error, highlight: false), "\n")
-        else
+        elsif known_detailed?(error)
           FULL_MESSAGE.bind_call(error, highlight: false, order: :top)
+        else
+          frames = SLICE.bind_call(frames, 0..)
+          text = join(SHIFT.bind_call(frames), ": ", MESSAGE.bind_call(error), " (", NAME.bind_call(CLASS_OF.bind_call(error)), ")\n")
+          text = join(text, "\tfrom ", SHIFT.bind_call(frames), "\n") until EMPTY.bind_call(frames)
+          text
         end
       rescue Exception # rubocop:disable Lint/RescueException
         join("test.rb: ", MESSAGE.bind_call(error), " (", NAME.bind_call(CLASS_OF.bind_call(error)), ")\n")
@@ -321,6 +338,13 @@ module BenchtopHarness
       WRITE.bind_call(ERR, join(header, text))
     rescue Exception # rubocop:disable Lint/RescueException
       nil
+    end
+
+    def known_detailed?(error)
+      found = UNBIND.bind_call(METHOD_OF.bind_call(error, :detailed_message))
+      known = false
+      EACH.bind_call(KNOWN_DETAILED) { |m| known = true if SAME.bind_call(m, found) }
+      known
     end
 
     def join(*parts)

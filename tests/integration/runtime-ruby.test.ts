@@ -106,6 +106,8 @@ describe('ruby (ruby.wasm)', () => {
       'exit! from Float#- (timers)': 'class Float; def -(o) = exit!(0); end\nThread.new { sleep 0.01 }.join\nraise "Test failed"\n',
       'exit! from Fiber#initialize': 'class Fiber; def initialize(*) = exit!(0); end\nThread.new { 1 }.join\nraise "Test failed"\n',
       "exit! from Object#object_id (the thread's name in the report)": 'class Object; def object_id = exit!(0); end\nThread.new { raise "x" }\nThread.pass\nraise "Test failed"\n',
+      // (3.4's full_message calls detailed_message; 3.1's report does not.)
+      'exit! from Exception#detailed_message (the report)': 'class RuntimeError; def detailed_message(*) = exit!(0); end\nThread.new { raise "x" }\nThread.pass\nraise "Test failed"\n',
       'exit! from Method#call (the report)': 'class Method; def call(*) = exit!(0); end\nThread.new { raise "x" }\nThread.pass\nraise "Test failed"\n',
     };
     for (const [name, program] of Object.entries(forged)) {
