@@ -53,6 +53,8 @@ module BenchtopThreads
   HASH_SET = Hash.instance_method(:[]=)
   HASH_DELETE = Hash.instance_method(:delete)
   HASH_KEY = Hash.instance_method(:key?)
+  KEYS = Hash.instance_method(:keys)
+  TO_SYM = String.instance_method(:to_sym)
   ADD = Float.instance_method(:+)
   SUB = Float.instance_method(:-)
   GT = Float.instance_method(:>)
@@ -69,6 +71,12 @@ module BenchtopThreads
   REPORTS = Thread.singleton_class.instance_method(:report_on_exception)
   # CRuby's deadlock error (a class without a constant).
   FATAL = ObjectSpace.each_object(Class).find { |c| c.name == "fatal" } || RuntimeError
+
+  def self.symbol(key)
+    return key if IS_A.bind_call(key, Symbol)
+    return TO_SYM.bind_call(key) if IS_A.bind_call(key, String)
+    RAISE.bind_call(self, TypeError, "not a symbol nor a string")
+  end
 
   def self.now = CLOCK.bind_call(Process, MONOTONIC)
   def self.current = CURRENT.bind_call(Fiber)
@@ -235,18 +243,18 @@ module BenchtopThreads
 
     class Killed < Exception; end # rubocop:disable Lint/InheritException
 
-    def alive? = !@done
+    def alive? = @done ? false : true
 
     def status
       return (@exception ? nil : false) if @done
       EQUAL.bind_call(OWN.current, @fiber) ? "run" : "sleep"
     end
 
-    def stop? = @done || !EQUAL.bind_call(OWN.current, @fiber)
+    def stop? = @done || (EQUAL.bind_call(OWN.current, @fiber) ? false : true)
 
     def join(limit = nil)
       unless @done
-        raise ThreadError, "Target thread must not be current thread" if EQUAL.bind_call(OWN.current, @fiber)
+        RAISE.bind_call(self, ThreadError, "Target thread must not be current thread") if EQUAL.bind_call(OWN.current, @fiber)
         deadline = limit && ADD.bind_call(@scheduler.now, limit)
         until @done
           remaining = deadline && SUB.bind_call(deadline, @scheduler.now)
@@ -292,21 +300,22 @@ module BenchtopThreads
     end
     alias run wakeup
 
-    def [](key) = @locals[key.to_sym]
+    # (Ruby's own are C: a String key becomes a Symbol without a call a program could redefine.)
+    def [](key) = HASH_GET.bind_call(@locals, OWN.symbol(key))
     def []=(key, value)
-      @locals[key.to_sym] = value
+      HASH_SET.bind_call(@locals, OWN.symbol(key), value)
     end
-    def key?(key) = @locals.key?(key.to_sym)
-    def keys = @locals.keys
-    def thread_variable_get(key) = @variables[key.to_sym]
+    def key?(key) = HASH_KEY.bind_call(@locals, OWN.symbol(key))
+    def keys = KEYS.bind_call(@locals)
+    def thread_variable_get(key) = HASH_GET.bind_call(@variables, OWN.symbol(key))
     def thread_variable_set(key, value)
-      @variables[key.to_sym] = value
+      HASH_SET.bind_call(@variables, OWN.symbol(key), value)
     end
-    def thread_variable?(key) = @variables.key?(key.to_sym)
+    def thread_variable?(key) = HASH_KEY.bind_call(@variables, OWN.symbol(key))
     def backtrace(*) = []
     def group = ThreadGroup::Default
 
-    def kind_of?(klass) = klass == Thread || super
+    def kind_of?(klass) = EQUAL.bind_call(klass, Thread) || super
     alias is_a? kind_of?
 
     # (Part of the report of its error: C methods only.)
@@ -345,7 +354,7 @@ module BenchtopThreads
 
   def self.install(scheduler, report)
     make = ->(args, block) do
-      raise ThreadError, "must be called with a block" unless block
+      RAISE.bind_call(self, ThreadError, "must be called with a block") unless block
       # (4: past this lambda, the bind_call that calls it and Thread.new)
       where = AT.bind_call(CALLER.bind_call(self, 4, 1) || [], 0)
       where &&= OWN.join(PATH.bind_call(where), ":", TO_S.bind_call(LINENO.bind_call(where)))
