@@ -113,17 +113,12 @@ ENV.delete("RUBY_FIBER_VM_STACK_SIZE") # read by the VM at boot (rubywasm.ts): n
 # each made a failure exit 0; ruby: 1):
 # - the harness's `rescue Exception` asks Exception.=== (a method call), which a program can
 #   redefine (`class Module; def ===(o) = exit!(0); end`): in this file it is ruby's own, through a
-#   refinement, which comes before a class's own methods and its prepended modules;
+#   refinement (BenchtopGuard, from threads.rb), which comes before a class's own methods and its
+#   prepended modules;
 # - a TracePoint (or set_trace_func) gets the binding of every frame it sees, and could set the
 #   harness's locals (the caught error, the status). There is none for programs: TracePoint.new and
 #   .trace, Kernel's and Thread's set_trace_func are undefined (a wrapper that filtered out our
 #   frames would have to keep the original, which ObjectSpace hands to any program).
-module BenchtopGuard
-  MODULE_EQQ = Module.instance_method(:===)
-  refine(Exception.singleton_class) do
-    def ===(other) = MODULE_EQQ.bind_call(self, other)
-  end.freeze
-end
 using BenchtopGuard
 BenchtopGuard.freeze
 Object.send(:remove_const, :BenchtopGuard)
@@ -151,10 +146,43 @@ module BenchtopHarness
   CALL = Proc.instance_method(:call)
   PUSH = Array.instance_method(:push)
   SHIFT = Array.instance_method(:shift)
+  EACH = Array.instance_method(:each)
   HASH_GET = Hash.instance_method(:[])
   HASH_SET = Hash.instance_method(:[]=)
   CLASS_EVAL = Module.instance_method(:class_eval)
   CONST_SET = Module.instance_method(:const_set)
+  # For the report of an error, which for a green thread's comes before the status (threads.rb).
+  FULL_MESSAGE = Exception.instance_method(:full_message)
+  DETAILED = Exception.instance_method(:detailed_message)
+  MESSAGE = Exception.instance_method(:message)
+  SET_BACKTRACE = Exception.instance_method(:set_backtrace)
+  CAUSE = Exception.instance_method(:cause)
+  CLASS_OF = Kernel.instance_method(:class)
+  NAME = Module.instance_method(:name)
+  FROZEN = Kernel.instance_method(:frozen?)
+  BY_IDENTITY = Hash.instance_method(:compare_by_identity)
+  SLICE = Array.instance_method(:[])
+  REJECT = Array.instance_method(:reject)
+  MAP = Array.instance_method(:map)
+  LAST = Array.instance_method(:last)
+  STARTS = String.instance_method(:start_with?)
+  REPLACE = String.instance_method(:sub)
+  CONCAT = String.instance_method(:+)
+  WRITE = IO.instance_method(:write)
+  FLUSH = IO.instance_method(:flush)
+  OUT = STDOUT
+  ERR = STDERR
+  # 3.4's full_message calls detailed_message, which ruby 3.0/3.1's report did not: an error whose
+  # detailed_message is not one of these (a program's, which could exit!(0) from a thread's report)
+  # gets the plain report instead.
+  KNOWN_DETAILED = ["Exception", "DidYouMean::Correctable", "ErrorHighlight::CoreExt"].filter_map do |name|
+    Object.const_get(name).instance_method(:detailed_message)
+  rescue NameError
+    nil
+  end.freeze
+  METHOD_OF = Kernel.instance_method(:method)
+  UNBIND = Method.instance_method(:unbind)
+  SAME = UnboundMethod.instance_method(:==)
   # The errors to report, kept for `finish`: those of at_exit handlers, then the one that ended the program.
   PENDING = []
 
@@ -180,8 +208,8 @@ module BenchtopHarness
       # A program that names Thread gets green threads (threads.rb), at_exit handlers included; the
       # others run as they are.
       if File.binread("test.rb").match?(/\bThread\b/)
-        error = status = handler_status = nil
-        threads.run(method(:report)) { error, status, handler_status = run_program }
+        result, failure = threads.run(method(:report)) { run_program }
+        error, status, handler_status = failure ? [failure, 1, nil] : result
       else
         error, status, handler_status = run_program
       end
@@ -286,43 +314,63 @@ module BenchtopHarness
       status
     end
 
-    # The report ruby prints for an uncaught exception, without the frames of this harness.
+    # The report ruby prints for an uncaught exception, without the frames of this harness. (Only
+    # C methods, but those ruby's own report calls too: Exception#backtrace, #message.)
     def report(error, header = "")
-      trim(error, {})
+      trim(error, BY_IDENTITY.bind_call({}))
       text = begin
-        if error.backtrace.nil? || error.backtrace.empty?
+        frames = error.backtrace
+        if frames ? EMPTY.bind_call(frames) : true
           # No frame of the program (test.rb does not parse): ruby names the script instead.
-          "test.rb: #{error.detailed_message(highlight: false)}\n"
+          join("test.rb: ", DETAILED.bind_call(error, highlight: false), "\n")
+        elsif known_detailed?(error)
+          FULL_MESSAGE.bind_call(error, highlight: false, order: :top)
         else
-          error.full_message(highlight: false, order: :top)
+          frames = SLICE.bind_call(frames, 0..)
+          text = join(SHIFT.bind_call(frames), ": ", MESSAGE.bind_call(error), " (", NAME.bind_call(CLASS_OF.bind_call(error)), ")\n")
+          text = join(text, "\tfrom ", SHIFT.bind_call(frames), "\n") until EMPTY.bind_call(frames)
+          text
         end
       rescue Exception # rubocop:disable Lint/RescueException
-        "test.rb: #{error.message} (#{error.class})\n"
+        join("test.rb: ", MESSAGE.bind_call(error), " (", NAME.bind_call(CLASS_OF.bind_call(error)), ")\n")
       end
       flush
-      STDERR.write(header + text)
+      WRITE.bind_call(ERR, join(header, text))
     rescue Exception # rubocop:disable Lint/RescueException
       nil
+    end
+
+    def known_detailed?(error)
+      found = UNBIND.bind_call(METHOD_OF.bind_call(error, :detailed_message))
+      known = false
+      EACH.bind_call(KNOWN_DETAILED) { |m| known = true if SAME.bind_call(m, found) }
+      known
+    end
+
+    def join(*parts)
+      text = ""
+      text = CONCAT.bind_call(text, SHIFT.bind_call(parts)) until EMPTY.bind_call(parts)
+      text
     end
 
     # Drops the frames that are ours: this file's (Timeout's and at_exit's too), the entry `eval`
     # and, last of all, the C frame that called it (whatever file it names).
     def trim(error, seen)
-      return if error.nil? || seen[error.object_id]
-      seen[error.object_id] = true
+      return if error ? HASH_GET.bind_call(seen, error) : true
+      HASH_SET.bind_call(seen, error, true)
       frames = error.backtrace
-      if frames && !error.frozen?
-        kept = (frames[0...-1] || []).reject { |line| line.start_with?("/benchtop/") }
-        kept.pop while kept.any? && kept.last.start_with?("eval:")
-        kept = kept.map { |line| line.start_with?("test.rb:") ? line.sub("<top (required)>", "<main>") : line }
-        error.set_backtrace(kept)
+      if frames && (FROZEN.bind_call(error) ? false : true)
+        kept = REJECT.bind_call(SLICE.bind_call(frames, 0...-1) || []) { |line| STARTS.bind_call(line, "/benchtop/") }
+        POP.bind_call(kept) while (EMPTY.bind_call(kept) ? false : STARTS.bind_call(LAST.bind_call(kept), "eval:"))
+        kept = MAP.bind_call(kept) { |line| STARTS.bind_call(line, "test.rb:") ? REPLACE.bind_call(line, "<top (required)>", "<main>") : line }
+        SET_BACKTRACE.bind_call(error, kept)
       end
-      trim(error.cause, seen)
+      trim(CAUSE.bind_call(error), seen)
     end
 
     def flush
-      STDOUT.flush
-      STDERR.flush
+      FLUSH.bind_call(OUT)
+      FLUSH.bind_call(ERR)
     rescue Exception # rubocop:disable Lint/RescueException
       nil
     end

@@ -96,6 +96,28 @@ describe('ruby (ruby.wasm)', () => {
     }
   });
 
+  it('a failing program that uses Thread cannot forge exit 0 through the green-thread scheduler or its report', async () => {
+    // ruby 3.1.2 exits 1 for each (its scheduler and thread report are C); here each once reached exit!(0).
+    const forged = {
+      "exit! from the report of a thread's error (Exception#full_message)": 'class RuntimeError; def full_message(*) = exit!(0); end\nThread.new { raise "x" }\nsleep 0.1\nraise "Test failed"\n',
+      'exit! from Fiber#resume': 'class Fiber; def resume(*) = exit!(0); end\nThread.new { 1 }.join\nraise "Test failed"\n',
+      'exit! from Proc#call': 'class Proc; def call(*) = exit!(0); end\nThread.new { 1 }.join\nraise "Test failed"\n',
+      'exit! from Kernel#sleep (the root fiber waits)': 'module Kernel; def sleep(*) = exit!(0); end\nm = Mutex.new\ncv = ConditionVariable.new\nThread.new { m.synchronize { cv.wait(m, 0.01) } }.join\nraise "Test failed"\n',
+      'exit! from Float#- (timers)': 'class Float; def -(o) = exit!(0); end\nThread.new { sleep 0.01 }.join\nraise "Test failed"\n',
+      'exit! from Fiber#initialize': 'class Fiber; def initialize(*) = exit!(0); end\nThread.new { 1 }.join\nraise "Test failed"\n',
+      "exit! from Object#object_id (the thread's name in the report)": 'class Object; def object_id = exit!(0); end\nThread.new { raise "x" }\nThread.pass\nraise "Test failed"\n',
+      // (3.4's full_message calls detailed_message; 3.1's report does not.)
+      'exit! from Exception#detailed_message (the report)': 'class RuntimeError; def detailed_message(*) = exit!(0); end\nThread.new { raise "x" }\nThread.pass\nraise "Test failed"\n',
+      'exit! from Method#call (the report)': 'class Method; def call(*) = exit!(0); end\nThread.new { raise "x" }\nThread.pass\nraise "Test failed"\n',
+    };
+    for (const [name, program] of Object.entries(forged)) {
+      const r = await run(program);
+      expect(r.exitCode, name).toBe(1);
+      expect(judgeRun('ruby', r), name).toBe('RUNTIME_ERROR');
+      expect(r.stderr, name).toContain("'<main>': Test failed (RuntimeError)"); // (it got that far)
+    }
+  });
+
   it('runs at_exit handlers after the program, newest first, with $! set, and their exit decides', async () => {
     const r = await run('at_exit { puts "first"; p $!.class }\nat_exit { puts "second" }\nraise ArgumentError, "bad"');
     expect(r.stdout).toBe('second\nfirst\nArgumentError\n');

@@ -279,7 +279,10 @@ export const ruby: Step[] = [
   { name: "hostile: the harness's run_handlers redefined, then a failure", program: 'h = ObjectSpace.each_object(Module).find { |m| m.name == "BenchtopHarness" }\nh&.singleton_class&.send(:define_method, :run_handlers) { 0 }\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
   { name: 'hostile: exit!(0) from Module#===, which the harness\'s rescue asks', program: 'class Module\n  def ===(o) = exit!(0)\nend\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
   { name: 'hostile: exit!(0) from Exception#full_message, which the report calls', program: 'class RuntimeError\n  def full_message(*) = exit!(0)\nend\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
-  { name: 'right: after the forgeries', program: 'raise "wrong" unless [3, 1, 2].sort == [1, 2, 3]\nputs "ok"\n', expected: 'PASSED' },
+  { name: 'right: after the forgeries', program: 'raise "wrong" unless [3, 1, 2].sort == [1, 2, 3]\nputs "ok"\n', expected: 'PASSED' },  // The same through the green threads of a program that names Thread (until 2026-12-02 both passed; ruby: exit 1).
+  { name: "hostile: exit!(0) from Exception#full_message, in the report of a thread's error", program: 'class RuntimeError; def full_message(*) = exit!(0); end\nThread.new { raise "x" }\nsleep 0.1\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
+  { name: 'hostile: exit!(0) from Fiber#resume, which the thread scheduler called', program: 'class Fiber; def resume(*) = exit!(0); end\nThread.new { 1 }.join\nraise "Test failed"\n', expected: 'RUNTIME_ERROR' },
+  { name: 'right: threads after the forgeries', program: 'q = Queue.new\nt = Thread.new { 3.times { |i| q << i } }\nt.join\nraise "wrong" unless Array.new(3) { q.pop } == [0, 1, 2]\nputs "ok"\n', expected: 'PASSED' },
 ];
 
 const R_HOSTILE = `unlockBinding("stopifnot", baseenv()); assign("stopifnot", function(...) invisible(TRUE), envir = baseenv())
