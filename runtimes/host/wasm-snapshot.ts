@@ -38,6 +38,33 @@ class Cursor {
     } while (byte & 0x80);
     return result;
   }
+
+  name(): string {
+    const length = this.leb();
+    const text = new TextDecoder().decode(this.b.subarray(this.p, this.p + length));
+    this.p += length;
+    return text;
+  }
+
+  /** One entry of the import section: its kind (0 function, 1 table, 2 memory, 3 global) and, for a global, whether it is mutable. */
+  importEntry(): { kind: number; mutable: boolean } {
+    this.name();
+    this.name();
+    const kind = this.byte();
+    const limits = () => {
+      const flags = this.leb();
+      this.leb();
+      if (flags & 1) this.leb();
+    };
+    if (kind === 0) this.leb();
+    else if (kind === 1) (this.p++, limits());
+    else if (kind === 2) limits();
+    else if (kind === 3) {
+      this.p++; // value type
+      return { kind, mutable: this.byte() === 1 };
+    } else throw new Error(`unknown import kind ${kind}`);
+    return { kind, mutable: false };
+  }
 }
 
 /**
@@ -48,17 +75,7 @@ export function exposeMutableGlobals(bytes: ArrayBuffer): ArrayBuffer {
   const b = new Uint8Array(bytes);
   const c = new Cursor(b);
   const leb = () => c.leb();
-  const skipLimits = () => {
-    const flags = leb();
-    leb();
-    if (flags & 1) leb();
-  };
-  const name = () => {
-    const length = leb();
-    const text = new TextDecoder().decode(b.subarray(c.p, c.p + length));
-    c.p += length;
-    return text;
-  };
+  const name = () => c.name();
   const mutable: number[] = [];
   const exported = new Set<number>();
   let importedGlobals = 0;
@@ -69,17 +86,10 @@ export function exposeMutableGlobals(bytes: ArrayBuffer): ArrayBuffer {
     const start = c.p;
     if (id === 2) {
       for (let n = leb(); n > 0; n--) {
-        name();
-        name();
-        const kind = c.byte();
-        if (kind === 0) leb();
-        else if (kind === 1) (c.p++, skipLimits());
-        else if (kind === 2) skipLimits();
-        else if (kind === 3) {
-          c.p++; // value type
-          if (c.byte() === 1) mutable.push(importedGlobals);
-          importedGlobals++;
-        } else throw new Error(`unknown import kind ${kind}`);
+        const entry = c.importEntry();
+        if (entry.kind !== 3) continue;
+        if (entry.mutable) mutable.push(importedGlobals);
+        importedGlobals++;
       }
     } else if (id === 6) {
       for (let n = leb(), i = importedGlobals; n > 0; n--, i++) {
@@ -236,4 +246,51 @@ export function withInitialMemory(bytes: ArrayBuffer, pages: number): ArrayBuffe
     c.p = start + size;
   }
   throw new Error('the module defines no memory (an imported one is not supported)');
+}
+
+/**
+ * The address of the C global that an exported getter returns (a function compiled as `i32.const
+ * address; i32.load`, as `bool is_initialized(void) { return ptr != NULL; }` is), so that the host
+ * can read or change a static the module has no setter for. Throws for any other shape.
+ */
+export function addressReadBy(bytes: ArrayBuffer, exportName: string): number {
+  const b = new Uint8Array(bytes);
+  const c = new Cursor(b);
+  const leb = () => c.leb();
+  const skip = () => {
+    const size = leb(); // (read before c.p is: `c.p += leb()` would add to the old position)
+    c.p += size;
+  };
+  let importedFunctions = 0;
+  let index: number | null = null;
+  let code: number | null = null;
+  while (c.p < b.length) {
+    const id = c.byte();
+    const size = leb();
+    const start = c.p;
+    if (id === 2) {
+      for (let n = leb(); n > 0; n--) if (c.importEntry().kind === 0) importedFunctions++;
+    } else if (id === 7) {
+      for (let n = leb(); n > 0; n--) {
+        const name = c.name();
+        const kind = c.byte();
+        const at = leb();
+        if (kind === 0 && name === exportName) index = at;
+      }
+    } else if (id === 10) code = start;
+    c.p = start + size;
+  }
+  if (index === null || index < importedFunctions || code === null) throw new Error(`no exported function ${exportName}`);
+  c.p = code;
+  const count = leb();
+  for (let i = 0; i < index - importedFunctions && i < count; i++) skip();
+  leb(); // the body's size
+  // No locals; i32.const (signed LEB, non-negative here); i32.load with its alignment and offset.
+  if (c.byte() !== 0 || c.byte() !== 0x41) throw new Error(`${exportName} does not start by loading a constant address`);
+  const at = c.p;
+  const address = leb();
+  if (b[c.p - 1]! & 0x40) throw new Error(`${exportName} loads from a negative address`);
+  if (c.byte() !== 0x28) throw new Error(`${exportName} does not load an i32 from address ${address} (byte ${at})`);
+  leb(); // alignment
+  return address + leb();
 }

@@ -1,18 +1,18 @@
 /**
  * Perl runtime: zeroperl (Perl 5 compiled to WASI with its core library embedded in the .wasm),
- * run as `perl test.pl` would: every program starts from the state of a new WebAssembly instance
- * whose C start-up has run (one instance per worker, its memory and mutable globals put back from
- * a snapshot before each program: runtimes/host/wasm-snapshot.ts; instantiating copied zeroperl's
- * 20 MB of data segments each time), and its Perl parses and runs test.pl from an in-memory file
- * system, END blocks and exit codes included.
+ * run as `perl test.pl` would. One instance per worker is started once, as
+ * `perl -MBenchtop::Phase -mstrict -mwarnings test.pl`, and stopped inside perl's first read of
+ * test.pl (after the preloaded modules are compiled; runtimes/host/asyncify-pause.ts); its memory
+ * and mutable globals are kept (runtimes/host/wasm-snapshot.ts). Every program starts from that
+ * snapshot: put back, the read resumed with the program's text, and perl parses and runs it from
+ * an in-memory file system, END blocks and exit codes included. What that start shares between
+ * runs (the hash seed; strict and warnings in %INC) is in docs/fidelity.md.
  *
  * We use only zeroperl's .wasm, not its JavaScript wrapper: the wrapper loads the .wasm itself
  * (fetch in a window, `node:fs` elsewhere, so not in a sandboxed worker), recompiles it for every
  * interpreter, and its file system answers reads asynchronously, which breaks zeroperl's own
  * start-up path when the program is a file. Here the compiled module is kept, and each run gets a
- * new @bjorn3/browser_wasi_shim (synchronous, in memory), and the interpreter is
- * started with argv `perl -MBenchtop::Phase test.pl` (`zeroperl_init_with_args` = perl_parse +
- * perl_run, the way perlmain does).
+ * new @bjorn3/browser_wasi_shim (synchronous, in memory).
  *
  * zeroperl does not bundle Test::More, POSIX or Storable; benchtop provides pure-Perl stand-ins
  * (lib/*, on PERL5LIB): Test::More with the same output and exit code, the common part of POSIX,
@@ -30,7 +30,8 @@ import testSimple from './lib/Test/Simple.pm?raw';
 import { packageVersion } from '../package-versions';
 import { createQueue } from '../queue';
 import { OutputCapture } from '../host/output';
-import { exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
+import { AsyncifyPause } from '../host/asyncify-pause';
+import { addressReadBy, exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
 import type { LanguageRuntime } from '../../src/contracts';
 
 /** The files the host hands in (name → bytes): zeroperl's WebAssembly binary. */
@@ -57,10 +58,18 @@ const LIBRARY: Readonly<Record<string, string>> = {
   'Benchtop/Phase.pm': phaseModule,
 };
 
+/**
+ * How every program is run: `perl test.pl` with benchtop's phase marker, and strict and warnings
+ * compiled but not imported (`-m`, i.e. `use strict ();`), so that they are in the snapshot the
+ * program starts from: compiling them was most of a typical program's time (docs/bench.md).
+ */
+const PROGRAM_ARGS = ['perl', '-MBenchtop::Phase', '-mstrict', '-mwarnings', 'test.pl'];
+
 interface ZeroperlExports {
   memory: WebAssembly.Memory;
   malloc(size: number): number;
   zeroperl_init_with_args(argc: number, argv: number): number;
+  zeroperl_is_initialized(): number;
   zeroperl_free_interpreter(): void;
 }
 
@@ -79,11 +88,15 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
   // The WASI of the run in progress: the instance's imports call through to it, so that one
   // instance serves every run while each run gets a new WASI (descriptors, files, environment).
   let current: WASI | null = null;
+  // Reads go past the start-up's hook first: it stops perl at its first read of test.pl, and
+  // resumes each run there (true: the read is done).
+  let readHook: (fd: number) => boolean = () => false;
   const wasiImport: Record<string, (...args: never[]) => unknown> = {};
   for (const entry of WebAssembly.Module.imports(module)) {
     if (entry.module !== 'wasi_snapshot_preview1') continue;
     wasiImport[entry.name] = (...args: never[]) => {
       if (!current) throw new Error('a WASI call outside a run');
+      if (entry.name === 'fd_read' && readHook((args as unknown[])[0] as number)) return 0;
       return (current.wasiImport[entry.name] as (...a: never[]) => unknown)(...args);
     };
   }
@@ -118,28 +131,68 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
       new PreopenDirectory('/', root),
       new PreopenDirectory(PHASE_DIR, new PinnedEntries([['phase', marker]])),
     ];
-    return { wasi: new WASI(['perl'], [`PERL5LIB=${LIB_DIR}`], fds, { debug: false }), marker };
+    return { wasi: new WASI(['perl'], [`PERL5LIB=${LIB_DIR}`], fds, { debug: false }), marker, program: root.get('test.pl') as File, opened: fds.length };
   }
 
-  // Start-up, once: the C library's constructors (`_initialize`), then the snapshot every run
-  // starts from (security.md, "Every program starts from a clean slate").
+  // Start-up, once: the C library's constructors (`_initialize`), then perl itself as far as its
+  // first read of test.pl, which is where every run starts (security.md, "Every program starts
+  // from a clean slate"): the instance is stopped inside that read (AsyncifyPause), its memory and
+  // globals are kept, and each run puts them back and resumes the read with its own program.
   let exports = await instantiate();
-  current = newWasi('', new OutputCapture(), new OutputCapture(), { out: new TextDecoder(), err: new TextDecoder() }).wasi;
+  const setUpErrors = new OutputCapture();
+  const setUp = newWasi('', new OutputCapture(), setUpErrors, { out: new TextDecoder(), err: new TextDecoder() });
+  current = setUp.wasi;
   current.initialize({ exports } as never);
+  const perl0 = exports as unknown as ZeroperlExports;
+  const argv = writeArgv(perl0, PROGRAM_ARGS, encoder);
+  const pause = new AsyncifyPause(exports);
+  let stopAt: File | null = setUp.program;
+  let stoppedAt: { fd: number; fds: number; time: number } | null = null;
+  let resuming: { interpreter: number; basetime: number } | null = null;
+  readHook = (fd) => {
+    if (resuming && pause.arrived(exports)) {
+      // zeroperl's entry point returns at once when its interpreter pointer is set (its
+      // `if (zero_perl) return 0;` is not instrumented, so it runs again): it is cleared before
+      // the call and put back here, with the run's own start time for $^T.
+      memory32(exports).setUint32(zeroPerlAddress, resuming.interpreter, true);
+      memory32(exports).setBigInt64(resuming.basetime, BigInt(Math.floor(Date.now() / 1000)), true);
+      resuming = null;
+      return false;
+    }
+    if (!stopAt || (current!.fds[fd] as OpenFile | undefined)?.file !== stopAt) return false;
+    stoppedAt = { fd, fds: current!.fds.length, time: Math.floor(Date.now() / 1000) };
+    stopAt = null;
+    pause.unwind(exports);
+    return true;
+  };
+  const before = Math.floor(Date.now() / 1000);
+  const stackTop = (exports.__stack_pointer as WebAssembly.Global).value as number;
+  perl0.zeroperl_init_with_args(PROGRAM_ARGS.length, argv);
   current = null;
+  if (!pause.stopped(exports) || !stoppedAt) throw new Error(`zeroperl did not start: ${setUpErrors.text()}`);
+  const { fd: programFd, fds: fdCount, time: after } = stoppedAt as { fd: number; fds: number; time: number };
+  if (setUp.wasi.fds.some((f, i) => f && i >= setUp.opened && i !== programFd)) throw new Error('zeroperl has files open besides test.pl');
+  const zeroPerlAddress = addressReadBy(wasm, 'zeroperl_is_initialized');
+  const interpreter = memory32(exports).getUint32(zeroPerlAddress, true);
+  if (!perl0.zeroperl_is_initialized() || interpreter === 0) throw new Error('zeroperl_is_initialized does not read the interpreter pointer');
+  // $^T: perl notes the time when it starts, which is now the snapshot's; each run writes its own.
+  const basetime = findTime(exports, stackTop, before, after);
   const snapshot = new InstanceSnapshot(exports);
 
-  async function execute(args: string[], program: string): Promise<{ exitCode: number; stdout: OutputCapture; stderr: OutputCapture }> {
+  async function execute(program: string): Promise<{ exitCode: number; stdout: OutputCapture; stderr: OutputCapture }> {
     const stdout = new OutputCapture();
     const stderr = new OutputCapture();
     const decoders = { out: new TextDecoder(), err: new TextDecoder() };
-    // The instance as it was after start-up; a new one if the last program grew its memory.
+    // The instance as it was at the read; a new one if the last program grew its memory.
     if (!snapshot.restore(exports)) {
       exports = await instantiate();
       if (!snapshot.restore(exports)) throw new Error('a new zeroperl instance is larger than its snapshot');
     }
-    const { wasi, marker } = newWasi(program, stdout, stderr, decoders);
+    const { wasi, marker, program: file } = newWasi(program, stdout, stderr, decoders);
     (wasi as unknown as { inst: { exports: WebAssembly.Exports } }).inst = { exports };
+    // The descriptors as perl left them: test.pl open where it was, closed ones closed.
+    while (wasi.fds.length < fdCount) wasi.fds.push(undefined as never);
+    wasi.fds[programFd] = new OpenFile(file);
     const perl = exports as unknown as ZeroperlExports;
 
     let status: number;
@@ -148,7 +201,11 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
     let phase: string | null = null;
     current = wasi;
     try {
-      status = perl.zeroperl_init_with_args(args.length, writeArgv(perl, args, encoder));
+      memory32(exports).setUint32(zeroPerlAddress, 0, true);
+      resuming = { interpreter, basetime };
+      pause.rewind(exports);
+      status = perl.zeroperl_init_with_args(PROGRAM_ARGS.length, argv);
+      if (resuming) throw new Error('zeroperl did not resume at its read of test.pl');
       phase = marker.phase();
       perl.zeroperl_free_interpreter(); // perl_destruct: flushes STDOUT and STDERR
     } catch (e) {
@@ -160,16 +217,19 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
       phase ??= marker.phase();
     } finally {
       current = null;
+      resuming = null;
     }
     stdout.write(decoders.out.decode());
     stderr.write(decoders.err.decode());
     return { exitCode: exitStatus(status, phase), stdout, stderr };
   }
 
-  // Load check and warm-up (the first run compiles much of the interpreter): the Perl version.
-  const probe = await execute(['perl', '-e', 'printf "%vd", $^V'], '');
-  if (probe.exitCode !== 0) throw new Error(`zeroperl did not start: ${probe.stderr.text()}`);
-  const perlVersion = probe.stdout.text();
+  // Load check and warm-up (the first run compiles much of the interpreter): the Perl version,
+  // and $^T as each run sets it.
+  const now = Math.floor(Date.now() / 1000);
+  const probe = await execute('printf "%vd %d", $^V, $^T;');
+  const [perlVersion, probeTime] = probe.stdout.text().split(' ');
+  if (probe.exitCode !== 0 || Math.abs(Number(probeTime) - now) > 2) throw new Error(`zeroperl did not start: ${probe.stdout.text()} ${probe.stderr.text()}`);
 
   // One program at a time (each instance starts with 32 MB of memory): the worker host sends
   // runs one by one anyway; direct callers may not.
@@ -178,11 +238,32 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
     description: `zeroperl ${packageVersion('@6over3/zeroperl-ts')} (Perl ${perlVersion})`,
     run: (program) => queue(async () => {
       const started = performance.now();
-      const { exitCode, stdout, stderr } = await execute(['perl', '-MBenchtop::Phase', 'test.pl'], program);
+      const { exitCode, stdout, stderr } = await execute(program);
       const result = { exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut: false, durationMs: performance.now() - started };
       return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
     }),
   };
+}
+
+function memory32(exports: WebAssembly.Exports): DataView {
+  return new DataView((exports.memory as WebAssembly.Memory).buffer);
+}
+
+/**
+ * Where perl keeps the time it started ($^T: PL_basetime, a 64-bit time_t among the C library's
+ * statics in this build): the one place above the C stack (whose frames hold copies) that holds a
+ * time between `from` and `to`, the seconds around perl's start. Each run writes its own start
+ * there, and the load check reads it back through $^T.
+ */
+function findTime(exports: WebAssembly.Exports, stackTop: number, from: number, to: number): number {
+  const view = memory32(exports);
+  const found: number[] = [];
+  for (let at = stackTop + ((8 - (stackTop % 8)) % 8); at + 8 <= view.byteLength; at += 8) {
+    const value = Number(view.getBigInt64(at, true));
+    if (value >= from && value <= to) found.push(at);
+  }
+  if (found.length !== 1) throw new Error(`perl's start time ($^T) not found (${found.length} places hold it)`);
+  return found[0]!;
 }
 
 /** /dev/null: reads nothing, forgets what is written (perl -e opens it). */

@@ -144,6 +144,24 @@ describe('perl (zeroperl)', () => {
     expect(second).toMatchObject({ exitCode: 0, stdout: '0000000\n' });
   });
 
+  it('starts each program after strict and warnings are compiled, yet as a new perl would: not imported, nothing kept', async () => {
+    // Compiled (the snapshot every run starts from) but not in effect: `perl test.pl` has neither.
+    const lax = await run('$undeclared = 1; my $u; print "v" . $u . $undeclared, "\n";');
+    expect(lax).toMatchObject({ exitCode: 0, stdout: 'v1\n', stderr: '' });
+    // A program that rewrites strict's and warnings' subs leaves the next program the real ones.
+    const poison = await run('no warnings "redefine"; *strict::import = sub { }; *warnings::import = sub { }; *warnings::warnif = sub { }; print "done\n";');
+    expect(poison.stdout).toBe('done\n');
+    const strict = await run('use strict;\n$x = 1;\n');
+    expect(strict.exitCode).toBe(255);
+    expect(strict.stderr).toMatch(/^Global symbol "\$x" requires explicit package name/);
+    const warn = await run('use warnings;\nmy $u;\nprint "a" . $u, "\n";\n');
+    expect([warn.exitCode, warn.stdout, warn.stderr]).toEqual([0, 'a\n', 'Use of uninitialized value $u in concatenation (.) or string at test.pl line 3.\n']);
+    // $^T is the run's own start, not the snapshot's.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const started = await run('print time - $^T, "\n";');
+    expect(Number(started.stdout)).toBeLessThanOrEqual(1);
+  });
+
   it('provides Test::More: TAP on stdout, diagnostics on stderr, exit code = failed tests', async () => {
     const pass = await run('use strict;\nuse warnings;\nuse Test::More;\nok(1, "one");\nis(2, 2, "two");\nis_deeply([1, { a => 2 }], [1, { a => 2 }], "deep");\ndone_testing();\n');
     expect(pass).toMatchObject({ exitCode: 0, stdout: 'ok 1 - one\nok 2 - two\nok 3 - deep\n1..3\n', stderr: '' });

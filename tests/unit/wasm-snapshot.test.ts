@@ -2,10 +2,11 @@
  * runtimes/host/wasm-snapshot.ts on a hand-assembled module whose state hides in a global it does
  * not export (as zeroperl's asyncify state does): the snapshot must put back the memory and that
  * global, and refuse an instance whose memory grew (or, within a caller's limit, zero the growth:
- * php-wasm's case); and the rewrite of the memory's initial size.
+ * php-wasm's case); the rewrite of the memory's initial size; and finding the address a getter
+ * reads (zeroperl's interpreter pointer).
  */
 import { expect, it } from 'vitest';
-import { exposeMutableGlobals, InstanceSnapshot, withInitialMemory } from '../../runtimes/host/wasm-snapshot';
+import { addressReadBy, exposeMutableGlobals, InstanceSnapshot, withInitialMemory } from '../../runtimes/host/wasm-snapshot';
 
 // (module (memory (export "mem") 1) (global $g (mut i32) (i32.const 7))
 //   (func (export "bump") global $g += 1; mem[0] = $g)  (func (export "get") (result i32) $g))
@@ -98,4 +99,31 @@ it('sets the initial memory size, keeping the maximum and the rest of the module
   expect([smaller.get(), firstWord(smaller)]).toEqual([8, 8]);
   expect(() => smaller.mem.grow(4)).toThrow(); // the maximum (5 pages) is kept
   expect(() => withInitialMemory(bytes, 4)).toThrow(/already starts at 3 pages/);
+});
+
+// (module (import "env" "f" (func)) (memory (export "mem") 1)
+//   (func (export "flag") (result i32) (i32.load offset=24 (i32.const 1000)))
+//   (func (export "other") (result i32) (i32.const 5)))
+const GETTER = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  0x01, 0x08, 0x02, 0x60, 0x00, 0x01, 0x7f, 0x60, 0x00, 0x00, // types: () -> i32, () -> ()
+  0x02, 0x09, 0x01, 0x03, 0x65, 0x6e, 0x76, 0x01, 0x66, 0x00, 0x01, // import env.f (shifts the indices)
+  0x03, 0x03, 0x02, 0x00, 0x00, // functions
+  0x05, 0x03, 0x01, 0x00, 0x01, // memory: 1 page
+  0x07, 0x16, 0x03, 0x03, 0x6d, 0x65, 0x6d, 0x02, 0x00, 0x04, 0x66, 0x6c, 0x61, 0x67, 0x00, 0x01, 0x05, 0x6f, 0x74, 0x68, 0x65, 0x72, 0x00, 0x02,
+  0x0a, 0x0f, 0x02,
+  0x08, 0x00, 0x41, 0xe8, 0x07, 0x28, 0x02, 0x18, 0x0b,
+  0x04, 0x00, 0x41, 0x05, 0x0b,
+]);
+
+it('finds the address a getter loads from (constant plus offset), and refuses other code', async () => {
+  const address = addressReadBy(GETTER.slice().buffer, 'flag');
+  expect(address).toBe(1024);
+  // The instance agrees: what is written there is what the getter returns.
+  const { exports } = await WebAssembly.instantiate(await WebAssembly.compile(GETTER.slice().buffer), { env: { f: () => {} } });
+  const e = exports as unknown as { mem: WebAssembly.Memory; flag(): number };
+  new DataView(e.mem.buffer).setUint32(address, 0xbeef, true);
+  expect(e.flag()).toBe(0xbeef);
+  expect(() => addressReadBy(GETTER.slice().buffer, 'other')).toThrow(/does not load an i32/);
+  expect(() => addressReadBy(GETTER.slice().buffer, 'missing')).toThrow(/no exported function missing/);
 });

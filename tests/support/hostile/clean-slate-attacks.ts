@@ -157,6 +157,11 @@ export const perl: Step[] = [
   // write it too. A forged "compiled 0" after a die passed until 2026-12-02 (perl: exit 255).
   { name: 'hostile: dies, then an END block forges the compile-phase marker', program: `END { ${PERL_MARK} mark("compiled 0") }\ndie "Test failed\\n";\n`, expected: 'RUNTIME_ERROR' },
   { name: 'hostile: redefines the marker sub, writes "compiled 0", then a syntax error', program: `BEGIN { no warnings; *Benchtop::Phase::note_phase = sub {}; ${PERL_MARK} mark("compiled 0") }\nmy $x = 1 +;\n`, expected: 'RUNTIME_ERROR' },
+  // Every program starts where strict and warnings are already compiled (runtimes/perl/zeroperl.ts):
+  // a program that rewrites them must not take them away from the next one.
+  { name: 'hostile: rewrites the preloaded strict and warnings and drops them from %INC', program: 'no warnings "redefine";\n*strict::import = sub { }; *strict::bits = sub { 0 };\n*warnings::import = sub { }; *warnings::enabled = sub { 0 };\ndelete $INC{"strict.pm"}; delete $INC{"warnings.pm"};\nprint "ok\\n";\n', expected: 'PASSED' },
+  { name: 'wrong: use strict after the rewrite', program: 'use strict;\n$x = 1;\nprint "ok\\n";\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: fatal warnings after the rewrite', program: 'use warnings FATAL => "all";\nmy $u;\nprint "a" . $u, "\\n";\n', expected: 'RUNTIME_ERROR' },
   { name: 'right: after the forgeries', program: 'die "wrong\\n" unless join(",", map { $_ * 2 } 1, 2) eq "2,4";\nprint "ok\\n";\n', expected: 'PASSED' },
 ];
 
