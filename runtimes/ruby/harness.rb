@@ -138,17 +138,18 @@ module BenchtopHarness
   # harness runs in the program's own VM, where a program can redefine what a call reaches
   # (`def SystemExit.===`, `RuntimeError#status`, `Array#pop`, `Proc#call`…). Until 2026-12-02 a
   # program could so make its own failure exit 0 (ruby: 1). These are the C methods themselves;
-  # UnboundMethod is frozen below, so `bind_call` stays ruby's own, and so is this module.
-  IS_A = Kernel.instance_method(:is_a?)
+  # UnboundMethod is frozen below, so `bind_call` stays ruby's own, and so is this module. Those
+  # the green-thread scheduler takes too are its (threads.rb, loaded above; frozen at the end).
+  IS_A = BenchtopThreads::IS_A
+  CALL = BenchtopThreads::CALL
+  PUSH = BenchtopThreads::PUSH
+  SHIFT = BenchtopThreads::SHIFT
+  EACH = BenchtopThreads::EACH
+  HASH_GET = BenchtopThreads::HASH_GET
+  HASH_SET = BenchtopThreads::HASH_SET
   EXIT_STATUS = SystemExit.instance_method(:status)
   EMPTY = Array.instance_method(:empty?)
   POP = Array.instance_method(:pop)
-  CALL = Proc.instance_method(:call)
-  PUSH = Array.instance_method(:push)
-  SHIFT = Array.instance_method(:shift)
-  EACH = Array.instance_method(:each)
-  HASH_GET = Hash.instance_method(:[])
-  HASH_SET = Hash.instance_method(:[]=)
   CLASS_EVAL = Module.instance_method(:class_eval)
   CONST_SET = Module.instance_method(:const_set)
   # For the report of an error, which for a green thread's comes before the status (threads.rb).
