@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import { copyFileSync, cpSync, createReadStream, linkSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, createReadStream, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,14 @@ function pyodideFromOwnOrigin(): Plugin {
       const to = `${root}public/pyodide/`;
       mkdirSync(to, { recursive: true });
       for (const f of readdirSync(from)) {
-        if (/\.(mjs|js|wasm|zip|json)$/.test(f) && f !== 'package.json') cpSync(from + f, to + f);
+        if (!/\.(mjs|js|wasm|zip|json)$/.test(f) || f === 'package.json') continue;
+        // Two dev servers starting at once (parallel test runs) copied the same files over each
+        // other and failed (ENOENT): a file already there is kept, a new one is renamed into place.
+        const have = statSync(to + f, { throwIfNoEntry: false });
+        if (have && have.size === statSync(from + f).size && have.mtimeMs >= statSync(from + f).mtimeMs) continue;
+        const partial = `${to}${f}.${process.pid}.partial`;
+        cpSync(from + f, partial);
+        renameSync(partial, to + f);
       }
     },
   };
