@@ -30,7 +30,8 @@ function pyodideFromOwnOrigin(): Plugin {
         // Two dev servers starting at once (parallel test runs) copied the same files over each
         // other and failed (ENOENT): a file already there is kept, a new one is renamed into place.
         const have = statSync(to + f, { throwIfNoEntry: false });
-        if (have && have.size === statSync(from + f).size && have.mtimeMs >= statSync(from + f).mtimeMs) continue;
+        const source = statSync(from + f);
+        if (have && have.size === source.size && have.mtimeMs >= source.mtimeMs) continue;
         const partial = `${to}${f}.${process.pid}.partial`;
         cpSync(from + f, partial);
         renameSync(partial, to + f);

@@ -76,10 +76,15 @@ export class AsyncifyPause {
   }
 }
 
+/** Export objects already checked: a run calls the pause twice, on the same instance's exports. */
+const checked = new WeakSet<WebAssembly.Exports>();
+
 function asyncify(exports: WebAssembly.Exports): AsyncifyExports {
+  if (checked.has(exports)) return exports as unknown as AsyncifyExports;
   for (const name of ['asyncify_start_unwind', 'asyncify_stop_unwind', 'asyncify_start_rewind', 'asyncify_stop_rewind', 'asyncify_get_state', 'malloc']) {
     if (typeof exports[name] !== 'function') throw new Error(`the module does not export ${name}: it is not asyncify-instrumented`);
   }
   if (!(exports.__stack_pointer instanceof WebAssembly.Global)) throw new Error('the module does not export __stack_pointer');
+  checked.add(exports);
   return exports as unknown as AsyncifyExports;
 }

@@ -147,7 +147,8 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
   const argv = writeArgv(perl0, PROGRAM_ARGS, encoder);
   const pause = new AsyncifyPause(exports);
   let stopAt: File | null = setUp.program;
-  let stoppedAt: { fd: number; fds: number; time: number } | null = null;
+  // (a holder, not a `let`: TypeScript does not see the read hook assign a local during the call below)
+  const stop: { at: { fd: number; fds: number; time: number } | null } = { at: null };
   let resuming: { interpreter: number; basetime: number } | null = null;
   readHook = (fd) => {
     if (resuming && pause.arrived(exports)) {
@@ -160,7 +161,7 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
       return false;
     }
     if (!stopAt || (current!.fds[fd] as OpenFile | undefined)?.file !== stopAt) return false;
-    stoppedAt = { fd, fds: current!.fds.length, time: Math.floor(Date.now() / 1000) };
+    stop.at = { fd, fds: current!.fds.length, time: Math.floor(Date.now() / 1000) };
     stopAt = null;
     pause.unwind(exports);
     return true;
@@ -169,8 +170,8 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
   const stackTop = (exports.__stack_pointer as WebAssembly.Global).value as number;
   perl0.zeroperl_init_with_args(PROGRAM_ARGS.length, argv);
   current = null;
-  if (!pause.stopped(exports) || !stoppedAt) throw new Error(`zeroperl did not start: ${setUpErrors.text()}`);
-  const { fd: programFd, fds: fdCount, time: after } = stoppedAt as { fd: number; fds: number; time: number };
+  if (!pause.stopped(exports) || !stop.at) throw new Error(`zeroperl did not start: ${setUpErrors.text()}`);
+  const { fd: programFd, fds: fdCount, time: after } = stop.at;
   if (setUp.wasi.fds.some((f, i) => f && i >= setUp.opened && i !== programFd)) throw new Error('zeroperl has files open besides test.pl');
   const zeroPerlAddress = addressReadBy(wasm, 'zeroperl_is_initialized');
   const interpreter = memory32(exports).getUint32(zeroPerlAddress, true);
