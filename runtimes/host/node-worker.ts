@@ -17,5 +17,8 @@ serve({
   post: (message) => port.postMessage(message),
   listen: (handler) => port.on('message', (m: HostMessage) => handler(m)),
   close: () => exit(1),
+  // Only the bytes (object files, a precompiled header): a compiled WebAssembly.Module cannot
+  // leave this process, so each C++ process compiles LLVM itself (about 0.5 s, lazily).
+  share: ({ bytes, key }) => port.postMessage({ type: 'shared', shared: { bytes, key } }),
   lockdown: lockdownNodeWorker,
 }, loadNodeRuntime);

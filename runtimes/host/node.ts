@@ -9,11 +9,12 @@ import { availableParallelism, freemem } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LanguageId } from '../../src/contracts';
+import type { RuntimeShared } from '../loader';
 import { WORKER_LANGUAGES } from './languages';
 import { nodeModulesPath } from './node-files';
 import { createPoolExecutor, MAX_SPARES, type PoolExecutor, type WorkerHandle } from './pool';
 import { poolSizeFor } from './pool-size';
-import type { WorkerMessage } from './protocol';
+import type { HostMessage, WorkerMessage } from './protocol';
 
 export interface NodeExecutorOptions {
   onStatus?: (language: LanguageId, message: string) => void;
@@ -50,13 +51,27 @@ export function permissionFlags(workerFile: string): string[] {
   ];
 }
 
+/** A `shared` message's contents as a runtime process sends them: bytes only, and their key. */
+function sharedBytes(value: unknown): RuntimeShared | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { bytes, key } = value as RuntimeShared;
+  if (typeof bytes !== 'object' || bytes === null || (key !== undefined && typeof key !== 'string')) return null;
+  const entries = Object.entries(bytes);
+  return entries.every(([, b]) => b instanceof Uint8Array) ? { bytes: Object.fromEntries(entries), key } : null;
+}
+
 /** How much of a worker process's stderr is kept, for the reason given when it dies. */
 const STDERR_TAIL = 1000;
 
 export function createNodeExecutor(options: NodeExecutorOptions = {}): PoolExecutor {
   const workerFile = fileURLToPath(options.workerUrl ?? defaultWorkerUrl());
   const execArgv = permissionFlags(workerFile);
-  const spawn = (): WorkerHandle => {
+  // What a language's first worker built while loading (C++: its support objects and the splice's
+  // precompiled header, seconds of compiling), handed to the language's later workers in their
+  // `init`, as the page's runtime frame does (sandbox-frame.js): taken only before the worker's
+  // first other message (before it ran any program), only the first per language.
+  const shared = new Map<LanguageId, RuntimeShared>();
+  const spawn = (language: LanguageId): WorkerHandle => {
     // An empty environment: the CLI's own variables (API keys among them) never reach the
     // runtime process. 'advanced' serialization: runtime files travel as ArrayBuffers.
     const child: ChildProcess = fork(workerFile, [], {
@@ -70,11 +85,23 @@ export function createNodeExecutor(options: NodeExecutorOptions = {}): PoolExecu
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-STDERR_TAIL)));
     let exited = false;
+    let loading = true;
     return {
-      post: (message) => {
-        if (child.connected) child.send(message);
+      post: (message: HostMessage) => {
+        if (!child.connected) return;
+        const given = message.type === 'init' ? shared.get(message.language) : undefined;
+        child.send(given && message.type === 'init' ? { ...message, settings: { ...message.settings, shared: given } } : message);
       },
-      onMessage: (handler) => child.on('message', (m) => handler(m as WorkerMessage)),
+      onMessage: (handler) => child.on('message', (m) => {
+        const message = m as WorkerMessage;
+        if (loading && message?.type === 'shared') {
+          const bytes = sharedBytes(message.shared);
+          if (bytes && !shared.has(language)) shared.set(language, bytes);
+          return;
+        }
+        if (message?.type !== 'status') loading = false;
+        handler(message);
+      }),
       onExit: (handler) => {
         const end = (reason: string) => {
           if (exited) return;

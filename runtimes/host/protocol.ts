@@ -9,7 +9,7 @@ export type HostMessage =
 export type WorkerMessage =
   | { type: 'status'; message: string }
   | { type: 'ready'; description: string }
-  /** Before `ready`, once: what the runtime compiled while loading (the runtime frame keeps it for the next worker). */
+  /** Before `ready`, once: what the runtime compiled while loading (the runtime frame, or the CLI, keeps it for the next worker). */
   | { type: 'shared'; shared: RuntimeShared }
   | { type: 'failed'; error: string }
   | { type: 'result'; id: number; result: Omit<RunResult, 'runtime'>; fatal?: boolean };
@@ -27,8 +27,8 @@ export interface Port {
    */
   lockdown?(): void;
   /**
-   * Hands what the runtime compiled while loading to the host, before `ready` (page workers only:
-   * a compiled WebAssembly module cannot leave a Node runtime process).
+   * Hands what the runtime compiled while loading to the host, before `ready` (a Node runtime
+   * process hands on only the bytes: a compiled WebAssembly module cannot leave it).
    */
   share?(shared: RuntimeShared): void;
 }

@@ -11,22 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchApi } from '../../src/bench/page';
 import { useChromium } from '../support/e2e';
+import { exceptionsProgram as program } from '../support/cpp-exceptions-program';
 import { createGxx } from '../support/gxx';
-
-// Exceptions and the STL: the shared modules and the shared exceptions.o are both in use.
-const program = (n: number) => `#include <iostream>
-#include <vector>
-#include <stdexcept>
-using namespace std;
-int check(int x) { if (x % 7 == 0) throw runtime_error("seven"); return x; }
-int main() {
-  vector<int> v;
-  long long sum = 0;
-  for (int i = 1; i <= ${n}; i++) { try { sum += check(i); } catch (const exception& e) { v.push_back(i); } }
-  cout << sum << " " << v.size() << endl;
-  return 0;
-}
-`;
 
 describe('C++ in the page', () => {
   const chromium = useChromium();
