@@ -38,8 +38,6 @@
  * trap, reported with the exit status a shell would show for the matching signal.
  */
 import { ConsoleStdout, Directory, File, OpenFile, PreopenDirectory, WASI, WASIProcExit } from '@bjorn3/browser_wasi_shim';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import exceptionsSource from './exceptions.cpp?raw';
 import { GXX_HEADERS, REMOVED_FEATURE_FLAGS, libstdcxxDecline } from './headers';
 import glibcRandSource from './glibc-rand.c?raw';
@@ -125,31 +123,20 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   ];
   const headers = GXX_HEADERS;
 
-  const exceptionsArgs = [...compileFlags, '-c', 'exceptions.cpp', '-o', 'exceptions.o'];
-  const randArgs = ['-x', 'c', '-std=gnu11', optimization, '-c', 'glibc-rand.c', '-o', 'glibc-rand.o'];
-  // -fpch-instantiate-templates: the templates the header itself uses are instantiated once, in
-  // the PCH, instead of again in every program that reads it (about a tenth of a warm compile;
-  // they involve only the library's own types, so only a program adding overloads to namespace
-  // std, undefined behaviour, could see a difference from g++ instantiating them later).
-  const pchBuildArgs = [...compileFlags, '-fpch-instantiate-templates', '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header', PCH_HEADER, '-o', PCH_FILE];
-  // Everything the shared bytes are built from: the compiler's build, each command line, and the
-  // sources and headers (by digest). An earlier worker's bytes, or a CLI run's kept from an earlier
-  // run (runtimes/host/node.ts), are used only when it is all the same.
-  const inputs = bytesToHex(sha256(utf8ToBytes(JSON.stringify([exceptionsSource, glibcRandSource, headers, SPLICE_PREFIX]))));
-  const key = JSON.stringify([clang.version, exceptionsArgs, randArgs, pchBuildArgs, inputs]);
-  // The two support objects, as an earlier worker built them with these very inputs, or built
-  // here (each compile costs seconds while LLVM's code is still cold).
+  // The two support objects, as an earlier worker of this page built them with these very flags,
+  // or built here (each compile costs seconds while LLVM's code is still cold).
+  const key = JSON.stringify([compileFlags, optimization]);
   const given = options.shared?.key === key ? options.shared.bytes : undefined;
   let exceptionsObject: unknown = given?.['exceptions.o'];
   if (!(exceptionsObject instanceof Uint8Array)) {
-    const support = await compile(clang, exceptionsArgs, { ...headers, 'exceptions.cpp': exceptionsSource });
+    const support = await compile(clang, [...compileFlags, '-c', 'exceptions.cpp', '-o', 'exceptions.o'], { ...headers, 'exceptions.cpp': exceptionsSource });
     exceptionsObject = support.files?.['exceptions.o'];
     if (!(exceptionsObject instanceof Uint8Array)) throw new Error(`could not build the C++ exception runtime:\n${support.diagnostics}`);
   }
   let randObject: unknown = given?.['glibc-rand.o'];
   if (!(randObject instanceof Uint8Array)) {
     // glibc's rand()/random() sequence, linked before wasi-libc (first definition wins).
-    const rand = await compile(clang, randArgs, { 'glibc-rand.c': glibcRandSource });
+    const rand = await compile(clang, ['-x', 'c', '-std=gnu11', optimization, '-c', 'glibc-rand.c', '-o', 'glibc-rand.o'], { 'glibc-rand.c': glibcRandSource });
     randObject = rand.files?.['glibc-rand.o'];
     if (!(randObject instanceof Uint8Array)) throw new Error(`could not build glibc's rand():\n${rand.diagnostics}`);
   }
@@ -160,6 +147,11 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   // The same with the program's first lines read from a precompiled header (pch.ts).
   const pchArgs = [...compileFlags, '-include-pch', PCH_FILE, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
   const pchJobs = jobs && options.precompiledHeaders !== false ? await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }) : null;
+  // -fpch-instantiate-templates: the templates the header itself uses are instantiated once, in
+  // the PCH, instead of again in every program that reads it (about a tenth of a warm compile;
+  // they involve only the library's own types, so only a program adding overloads to namespace
+  // std, undefined behaviour, could see a difference from g++ instantiating them later).
+  const pchBuildArgs = [...compileFlags, '-fpch-instantiate-templates', '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header', PCH_HEADER, '-o', PCH_FILE];
   const pchs = new PchCache(async (header) => {
     const built = await compile(clang, pchBuildArgs, { ...headers, [PCH_HEADER]: `${header}\n` });
     const pch = built.files?.[PCH_FILE];

@@ -4,11 +4,10 @@
  * docs/security.md, "The CLI (Node)", for the walls and the tests of each.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deserialize, serialize } from 'node:v8';
 import type { LanguageId } from '../../src/contracts';
 import type { RuntimeShared } from '../loader';
 import { WORKER_LANGUAGES } from './languages';
@@ -23,12 +22,6 @@ export interface NodeExecutorOptions {
   poolSize?: number;
   /** The bundled worker process; defaults to dist-node/worker-process.mjs (built by scripts/build-node.mjs). */
   workerUrl?: URL;
-  /**
-   * Where what a runtime built while loading is kept between CLI runs (C++: its support objects
-   * and the splice's precompiled header), one file per language: node_modules/.cache/benchtop by
-   * default; false keeps nothing (the bench's cold starts).
-   */
-  cacheDir?: string | false;
 }
 
 // Run from source (tests) the bundle is in dist-node/; run as the bundled CLI it sits beside us.
@@ -78,37 +71,6 @@ export function createNodeExecutor(options: NodeExecutorOptions = {}): PoolExecu
   // `init`, as the page's runtime frame does (sandbox-frame.js): taken only before the worker's
   // first other message (before it ran any program), only the first per language.
   const shared = new Map<LanguageId, RuntimeShared>();
-  // The same kept on disk for the next CLI run (written only by this process, from a message taken
-  // as above). A runtime uses bytes only when their key names every input they were built from
-  // (runtimes/cpp/clang.ts), so a file from another version is ignored and then replaced.
-  const cacheDir = options.cacheDir ?? join(nodeModulesPath('.', dirname(workerFile)), '.cache', 'benchtop');
-  const cacheFile = (language: LanguageId) => join(cacheDir || '', `${language}.shared`);
-  const fromDisk = new Set<LanguageId>();
-  const readKept = (language: LanguageId) => {
-    if (!cacheDir || shared.has(language) || fromDisk.has(language)) return;
-    fromDisk.add(language);
-    try {
-      const kept = sharedBytes(deserialize(readFileSync(cacheFile(language))));
-      if (kept) shared.set(language, kept);
-    } catch {
-      // None yet, or unreadable: the first worker builds its own.
-    }
-  };
-  const take = (language: LanguageId, bytes: RuntimeShared) => {
-    const kept = shared.get(language);
-    const stale = kept && fromDisk.has(language) && kept.key !== bytes.key;
-    if (kept && !stale) return;
-    shared.set(language, bytes);
-    if (!cacheDir) return;
-    try {
-      mkdirSync(cacheDir, { recursive: true });
-      const temporary = `${cacheFile(language)}.${process.pid}.tmp`;
-      writeFileSync(temporary, serialize(bytes));
-      renameSync(temporary, cacheFile(language)); // whole or not at all, for a CLI run reading it now
-    } catch {
-      // A read-only install: each run builds them again.
-    }
-  };
   const spawn = (language: LanguageId): WorkerHandle => {
     // An empty environment: the CLI's own variables (API keys among them) never reach the
     // runtime process. 'advanced' serialization: runtime files travel as ArrayBuffers.
@@ -127,7 +89,6 @@ export function createNodeExecutor(options: NodeExecutorOptions = {}): PoolExecu
     return {
       post: (message: HostMessage) => {
         if (!child.connected) return;
-        if (message.type === 'init') readKept(message.language);
         const given = message.type === 'init' ? shared.get(message.language) : undefined;
         child.send(given && message.type === 'init' ? { ...message, settings: { ...message.settings, shared: given } } : message);
       },
@@ -135,7 +96,7 @@ export function createNodeExecutor(options: NodeExecutorOptions = {}): PoolExecu
         const message = m as WorkerMessage;
         if (loading && message?.type === 'shared') {
           const bytes = sharedBytes(message.shared);
-          if (bytes) take(language, bytes);
+          if (bytes && !shared.has(language)) shared.set(language, bytes);
           return;
         }
         if (message?.type !== 'status') loading = false;

@@ -10,11 +10,7 @@
  * second worker must load in well under the first's time (without sharing it takes as long or
  * longer, since the first worker is compiling beside it).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { exceptionsProgram as program } from '../support/cpp-exceptions-program';
 import { createGxx } from '../support/gxx';
@@ -30,7 +26,6 @@ describe('C++ under the CLI', () => {
     const loading: number[] = [];
     const executor = createNodeExecutor({
       poolSize: 2,
-      cacheDir: false,
       onStatus: (_language, message) => {
         if (message.endsWith(' ready')) ready.push(performance.now() - started);
         else if (message.startsWith('loading ')) loading.push(performance.now() - started);
@@ -50,59 +45,5 @@ describe('C++ under the CLI', () => {
     } finally {
       await executor.dispose();
     }
-  }, 300_000);
-});
-
-describe('C++ across CLI runs', () => {
-  const cacheDir = mkdtempSync(join(tmpdir(), 'benchtop-kept-'));
-  afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
-  const expected = (async () => {
-    const gxx = createGxx();
-    const result = await gxx.run(program(500));
-    await gxx.dispose();
-    return [result.exitCode, result.stdout];
-  })();
-
-  /** One CLI run's executor over `cacheDir`: its one C++ worker's load time and one program's result. */
-  async function cliRun(): Promise<{ loadMs: number; result: [number | null, string] }> {
-    let loading = 0;
-    let loadMs = 0;
-    const executor = createNodeExecutor({
-      poolSize: 1,
-      cacheDir,
-      onStatus: (_language, message) => {
-        if (message.startsWith('loading ')) loading = performance.now();
-        else if (message.endsWith(' ready')) loadMs = performance.now() - loading;
-      },
-    });
-    try {
-      const r = await executor.run({ language: 'cpp', program: program(500), timeoutMs: 60_000 });
-      return { loadMs, result: [r.exitCode, r.stdout] };
-    } finally {
-      await executor.dispose();
-    }
-  }
-
-  it('a later run starts its first C++ worker from what an earlier run kept, and both agree with g++', async () => {
-    const first = await cliRun();
-    expect(readdirSync(cacheDir)).toEqual(['cpp.shared']);
-    const second = await cliRun();
-    console.log(`cpp under Node: a run's first worker loaded in ${Math.round(first.loadMs)} ms, the next run's in ${Math.round(second.loadMs)} ms`);
-    expect(first.result).toEqual(await expected);
-    expect(second.result).toEqual(await expected);
-    expect(second.loadMs).toBeLessThan(first.loadMs / 2);
-  }, 300_000);
-
-  it('a kept file built from other inputs, or unreadable, is not used, and is replaced', async () => {
-    const file = join(cacheDir, 'cpp.shared');
-    if (!existsSync(file)) await cliRun(); // this test run alone
-    const good = deserialize(readFileSync(file)) as { key: string; bytes: Record<string, Uint8Array> };
-    // Garbage objects under another key: linking them would fail every program.
-    writeFileSync(file, serialize({ key: '["another clang"]', bytes: Object.fromEntries(Object.keys(good.bytes).map((name) => [name, new Uint8Array(64)])) }));
-    expect((await cliRun()).result).toEqual(await expected);
-    expect((deserialize(readFileSync(file)) as { key: string }).key).toBe(good.key);
-    writeFileSync(file, 'not a serialized value');
-    expect((await cliRun()).result).toEqual(await expected);
-    expect((deserialize(readFileSync(file)) as { key: string }).key).toBe(good.key);
   }, 300_000);
 });
