@@ -177,7 +177,7 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
       bytes: { 'exceptions.o': objects['exceptions.o'].slice(), 'glibc-rand.o': objects['glibc-rand.o'].slice(), ...(splicePch ? { [SHARED_PCH]: splicePch.slice() } : {}) },
       key,
     }),
-    async run(original) {
+    async run(original, _timeoutMs, steps) {
       const started = performance.now();
       // 64-bit `long` as under g++ on x86-64, or declined when pointer width may decide (lp64.ts).
       // libstdc++-only headers this runtime cannot supply: declined, not a compile error (headers.ts).
@@ -206,6 +206,7 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
       if (!(wasm instanceof Uint8Array)) {
         return finish({ exitCode: 1, compileFailed: true, timedOut: false }, stdout, stderr, started);
       }
+      steps?.compiled();
       const exitCode = await execute(wasm, stdout, stderr);
       return finish({ exitCode, timedOut: false }, stdout, stderr, started);
     },

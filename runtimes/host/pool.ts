@@ -47,6 +47,12 @@ export const MAX_SPARES = 2;
  * (the C++ cross-check went from 20/20 to 14/20 agreeing with g++, all TIME_LIMIT_EXCEEDED).
  */
 const HEAVY_START: ReadonlySet<LanguageId> = new Set<LanguageId>(['cpp', 'r']);
+/**
+ * Runtimes that compile a program before running it. As in the official sandbox (SPEC §4), the
+ * compile step and the run step each get the whole time limit: the worker says when the compile
+ * ended (`compiled`, once per run) and the host's timer starts again. No other runtime may say it.
+ */
+const COMPILE_STEP: ReadonlySet<LanguageId> = new Set<LanguageId>(['cpp']);
 
 interface Job {
   request: RunRequest;
@@ -64,6 +70,8 @@ interface Slot {
   runId: number;
   timer: ReturnType<typeof setTimeout> | null;
   started: number;
+  /** The run in progress is past its compile step (always, for a runtime without one). */
+  compiled: boolean;
   /** How long the job in progress waited for this worker. */
   queuedMs: number;
 }
@@ -144,7 +152,7 @@ class LanguagePool {
 
   private startSlot(): void {
     const worker = this.options.spawn(this.language);
-    const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0, queuedMs: 0 };
+    const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0, compiled: false, queuedMs: 0 };
     this.slots.push(slot);
     worker.onMessage((m) => this.onMessage(slot, m));
     worker.onExit((reason) => this.onExit(slot, reason));
@@ -182,6 +190,13 @@ class LanguagePool {
         this.remove(slot);
         for (const job of this.waiting.splice(0)) job.reject(new InfrastructureError(this.loadError));
         break;
+      case 'compiled':
+        if (!COMPILE_STEP.has(this.language) || !slot.job || message.id !== slot.runId || slot.compiled) {
+          return this.onExit(slot, 'unexpected message from the worker');
+        }
+        slot.compiled = true;
+        this.arm(slot, slot.job);
+        break;
       case 'result': {
         if (!slot.job || message.id !== slot.runId) return this.onExit(slot, 'unexpected message from the worker');
         this.finish(slot, { ...sanitize(message.result), runtime: this.description, queuedMs: slot.queuedMs });
@@ -198,10 +213,16 @@ class LanguagePool {
     slot.job = job;
     slot.started = performance.now();
     slot.queuedMs = slot.started - job.received;
-    const limit = job.request.timeoutMs + (this.options.graceMs ?? 250);
-    slot.timer = setTimeout(() => this.timeOut(slot), limit);
+    slot.compiled = !COMPILE_STEP.has(this.language);
+    this.arm(slot, job);
     slot.runId = this.nextId++;
     slot.worker.post({ type: 'run', id: slot.runId, program: job.request.program, timeoutMs: job.request.timeoutMs });
+  }
+
+  /** Starts the time limit of the step now beginning (the compile step, or the run). */
+  private arm(slot: Slot, job: Job): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => this.timeOut(slot), job.request.timeoutMs + (this.options.graceMs ?? 250));
   }
 
   private finish(slot: Slot, result: RunResult): void {
@@ -215,7 +236,9 @@ class LanguagePool {
   private timeOut(slot: Slot): void {
     if (!slot.job) return;
     const durationMs = performance.now() - slot.started;
-    this.finish(slot, { exitCode: null, stdout: '', stderr: '', timedOut: true, durationMs, runtime: this.description, queuedMs: slot.queuedMs });
+    // As the native and runner paths report it: a compile step that timed out is not a run that did.
+    const step = slot.compiled ? { timedOut: true } : { timedOut: false, compileTimedOut: true };
+    this.finish(slot, { exitCode: null, stdout: '', stderr: '', ...step, durationMs, runtime: this.description, queuedMs: slot.queuedMs });
     this.replace(slot);
   }
 

@@ -12,6 +12,8 @@ export type WorkerMessage =
   /** Before `ready`, once: what the runtime compiled while loading (the runtime frame, or the CLI, keeps it for the next worker). */
   | { type: 'shared'; shared: RuntimeShared }
   | { type: 'failed'; error: string }
+  /** During run `id`, once, from a runtime with a compile step: it ended; the run step's own limit starts. */
+  | { type: 'compiled'; id: number }
   | { type: 'result'; id: number; result: Omit<RunResult, 'runtime'>; fatal?: boolean };
 
 /** The two ends differ between browser Workers and Node worker_threads; this is what both offer. */

@@ -39,7 +39,8 @@ export function serve(port: Port, load: Load): void {
     }
     if (!runtime || message.type !== 'run') return;
     try {
-      const { retire, ...result } = await runtime.run(message.program, message.timeoutMs);
+      const { id } = message;
+      const { retire, ...result } = await runtime.run(message.program, message.timeoutMs, { compiled: () => port.post({ type: 'compiled', id }) });
       // A runtime that cannot promise a clean slate for the next program asks to be replaced.
       port.post({ type: 'result', id: message.id, result, ...(retire ? { fatal: true } : {}) });
       if (retire) port.close();

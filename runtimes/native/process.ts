@@ -86,14 +86,14 @@ export async function runNative(request: RunRequest): Promise<RunResult> {
   try {
     await writeFile(join(dir, command.file), request.program);
     const started = performance.now();
-    const deadline = started + request.timeoutMs;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let result: StepResult = { code: 0, timedOut: false };
     let compileFailed = false;
     let compileTimedOut = false;
     for (const step of command.steps(bin)) {
-      result = await runStep(step.argv, dir, deadline, out, err);
+      // Each step (compile, run) has the whole limit, as in the official sandbox (SPEC §4).
+      result = await runStep(step.argv, dir, performance.now() + request.timeoutMs, out, err);
       if (step.compile && result.timedOut) compileTimedOut = true;
       else if (step.compile && result.code !== 0) compileFailed = true;
       if (result.timedOut || result.code !== 0) break;

@@ -42,8 +42,18 @@ export interface Executor {
 export interface LanguageRuntime {
   /** Name and version, recorded in every result. */
   readonly description: string;
-  /** `retire`: the runtime cannot start the next program from a clean slate; the host replaces it. */
-  run(program: string, timeoutMs: number): Promise<Omit<RunResult, 'runtime'> & { retire?: boolean }>;
+  /**
+   * `retire`: the runtime cannot start the next program from a clean slate; the host replaces it.
+   * `steps`: a runtime that compiles says when its compile step ended, so that the run step gets
+   * its own time limit (SPEC §4: each step is timed on its own, as in the official sandbox).
+   */
+  run(program: string, timeoutMs: number, steps?: RunSteps): Promise<Omit<RunResult, 'runtime'> & { retire?: boolean }>;
+}
+
+/** What a runtime tells its host while a program is in progress. */
+export interface RunSteps {
+  /** The compile step succeeded; the program starts now. Called at most once per run. */
+  compiled(): void;
 }
 
 /** The executor could not run the program for a reason that is not the program's fault. */

@@ -156,6 +156,19 @@ describe('cpp (clang in WebAssembly)', () => {
     expect(link.stderr).toContain('undefined symbol: missing()');
   }, 120_000);
 
+  it('says when its compile step ended (once, before the program runs; never for a program that did not compile)', async () => {
+    // The host starts the run step's own time limit there (SPEC §4; runtimes/host/pool.ts).
+    const seen: string[] = [];
+    const steps = { compiled: () => seen.push('compiled') };
+    const ok = await runtime.run('#include <cstdio>\nint main() { puts("x"); }\n', RUN_TIMEOUT_MS, steps);
+    expect(ok).toMatchObject({ exitCode: 0, stdout: 'x\n' });
+    expect(seen).toEqual(['compiled']);
+    seen.length = 0;
+    const failed = await runtime.run('int main() { return nope; }\n', RUN_TIMEOUT_MS, steps);
+    expect(failed.compileFailed).toBe(true);
+    expect(seen).toEqual([]);
+  }, 120_000);
+
   it('passes exit codes through as a process does: exit(3) → 3, return 7 → 7, return 256 → 0', async () => {
     expect(await run('#include <cstdlib>\n#include <cstdio>\nvoid f() { puts("x"); exit(3); }\nint main() { f(); puts("no"); }\n')).toMatchObject({ exitCode: 3, stdout: 'x\n' });
     expect(await run('int main() { return 7; }\n')).toMatchObject({ exitCode: 7 });
@@ -239,6 +252,17 @@ describe('cpp in the Node worker pool (as the CLI runs it)', () => {
     expect(b.exitCode).toBe(134);
     expect(judgeRun('cpp', b)).toBe('RUNTIME_ERROR');
   }, 600_000);
+
+  it('times the run step on its own: an endless program is a run that timed out, not a compile step', async () => {
+    // The worker's `compiled` message reached the host (serve.ts → pool.ts), which started the
+    // run's limit again: the whole took the compile plus the limit.
+    const started = performance.now();
+    const r = await executor.run({ language: 'cpp', program: 'int main() { volatile int x = 0; for (;;) x++; }\n', timeoutMs: 2_000 });
+    expect(r).toMatchObject({ exitCode: null, timedOut: true });
+    expect(r.compileTimedOut).toBeUndefined();
+    expect(judgeRun('cpp', r)).toBe('TIME_LIMIT_EXCEEDED');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2_000);
+  }, 120_000);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -6,33 +6,9 @@
  * in tests/e2e/frame.test.ts; here the workers are scripted, to make them die at exact moments.
  */
 import { describe, expect, it } from 'vitest';
-import { createPoolExecutor, type WorkerHandle } from '../../runtimes/host/pool';
-import type { HostMessage, WorkerMessage } from '../../runtimes/host/protocol';
+import { createPoolExecutor } from '../../runtimes/host/pool';
 import { InfrastructureError } from '../../src/contracts';
-
-type Script = (message: HostMessage, reply: (m: WorkerMessage) => void, die: (reason: string) => void, index: number) => void;
-
-function scriptedWorkers(script: Script) {
-  let spawned = 0;
-  const spawn = (): WorkerHandle => {
-    const index = spawned++;
-    let alive = true;
-    let onMessage: (m: WorkerMessage) => void = () => {};
-    let onExit: (reason: string) => void = () => {};
-    const die = (reason: string) => {
-      if (!alive) return;
-      alive = false;
-      onExit(reason);
-    };
-    return {
-      post: (message) => queueMicrotask(() => alive && script(message, (m) => alive && onMessage(m), die, index)),
-      onMessage: (h) => (onMessage = h),
-      onExit: (h) => (onExit = h),
-      terminate: () => (alive = false),
-    };
-  };
-  return { spawn, count: () => spawned };
-}
+import { scriptedWorkers } from '../support/scripted-workers';
 
 const ok = { exitCode: 0, stdout: 'ok', stderr: '', timedOut: false, durationMs: 1 };
 
