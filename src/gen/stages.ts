@@ -159,8 +159,8 @@ export async function outputsStage(ctx: GenContext, solved: Solved): Promise<{ p
   for (let i = 0; i < 2; i++) {
     let r = await runProgram(ctx, program);
     if (r.declined) throw new Drop('outputs', `not runnable here: ${r.declined}`);
-    // A time-out is run once more: in-page C++ compiles inside the limit, and a loaded machine's
-    // first compile can pass it; a solution that loops forever times out again.
+    // A time-out is run once more: a new in-page C++ worker's first compile runs in a cold LLVM,
+    // and on a loaded machine it can pass its step's limit; a solution that loops forever times out again.
     if ((r.timedOut || r.compileTimedOut) && !retried) {
       retried = true;
       r = await runProgram(ctx, program);
