@@ -195,7 +195,7 @@ class LanguagePool {
           return this.onExit(slot, 'unexpected message from the worker');
         }
         slot.compiled = true;
-        this.arm(slot, slot.job);
+        this.arm(slot);
         break;
       case 'result': {
         if (!slot.job || message.id !== slot.runId) return this.onExit(slot, 'unexpected message from the worker');
@@ -214,15 +214,15 @@ class LanguagePool {
     slot.started = performance.now();
     slot.queuedMs = slot.started - job.received;
     slot.compiled = !COMPILE_STEP.has(this.language);
-    this.arm(slot, job);
+    this.arm(slot);
     slot.runId = this.nextId++;
     slot.worker.post({ type: 'run', id: slot.runId, program: job.request.program, timeoutMs: job.request.timeoutMs });
   }
 
   /** Starts the time limit of the step now beginning (the compile step, or the run). */
-  private arm(slot: Slot, job: Job): void {
+  private arm(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = setTimeout(() => this.timeOut(slot), job.request.timeoutMs + (this.options.graceMs ?? 250));
+    slot.timer = setTimeout(() => this.timeOut(slot), slot.job!.request.timeoutMs + (this.options.graceMs ?? 250));
   }
 
   private finish(slot: Slot, result: RunResult): void {

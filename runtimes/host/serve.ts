@@ -42,7 +42,7 @@ export function serve(port: Port, load: Load): void {
       const { id } = message;
       const { retire, ...result } = await runtime.run(message.program, message.timeoutMs, { compiled: () => port.post({ type: 'compiled', id }) });
       // A runtime that cannot promise a clean slate for the next program asks to be replaced.
-      port.post({ type: 'result', id: message.id, result, ...(retire ? { fatal: true } : {}) });
+      port.post({ type: 'result', id, result, ...(retire ? { fatal: true } : {}) });
       if (retire) port.close();
     } catch (e) {
       // The runtime itself broke: report this run as a crash and let the host start a new worker.
