@@ -95,6 +95,8 @@ export interface WayFigures {
   /** In-page only: the page's JS heap. */
   peakHeap?: number;
   heapGrowth?: number;
+  /** In-page only: the page's JS heap by quarter (what it holds grows with the results kept). */
+  heapQuarters?: number[];
   /** In-page only: click-to-next-frame latencies on a view tab during the run. */
   clickMs?: number[];
   /** In-page only: what the page's long animation frames spent their time on (a summary line). */

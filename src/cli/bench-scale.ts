@@ -164,7 +164,7 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
       name: 'in-page (Chromium)', problems: lines.length, passed: lines.filter((l) => l.passed).length, outcomes: lines, load: loadRange(load.stop()), wallMs,
       firstResultMs: first ? first[0] - startedAt : NaN, perProblemMs: lines.map((l) => l.duration_ms),
       peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'Chromium renderers: page and runtime workers', rssGrowth: growth(rss), rssQuarters: quarterMeans(rss),
-      peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), clickMs: clicks, longFrames: summarizeLongFrames(frames),
+      peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), heapQuarters: quarterMeans(heap), clickMs: clicks, longFrames: summarizeLongFrames(frames),
     };
   } finally {
     await browser.close();
@@ -246,11 +246,11 @@ async function throughRunners(file: string, count: number, perProcess: number): 
 
 const rate = (f: WayFigures) => f.problems / (f.wallMs / 1000);
 /** A way's mean memory by quarter of its run, e.g. "2905 → 3112 → 3164 → 3185 MB". */
-const byQuarter = (f: WayFigures) => `${f.rssQuarters.map((b) => mb(b).replace(' MB', '')).join(' → ')} MB`;
+const byQuarter = (f: WayFigures, quarters = f.rssQuarters) => `${quarters.map((b) => mb(b).replace(' MB', '')).join(' → ')} MB`;
 
 /** The one line per way that the smoke test reads. */
 function wayLine(f: WayFigures): string {
-  const heap = f.peakHeap !== undefined ? `, peak page JS heap ${mb(f.peakHeap)} (last quarter ${pct(f.heapGrowth!)} vs first)` : '';
+  const heap = f.peakHeap !== undefined ? `, peak page JS heap ${mb(f.peakHeap)} (last quarter ${pct(f.heapGrowth!)} vs first; by quarter ${byQuarter(f, f.heapQuarters)})` : '';
   const clicks = f.clickMs ? `, clicks answered p95 ${quantile(f.clickMs, 0.95).toFixed(0)} ms / max ${Math.max(...f.clickMs).toFixed(0)} ms over ${f.clickMs.length} clicks` : '';
   return `scale ${f.name}: ${f.problems} problems, passed ${f.passed}/${f.problems}, wall ${sec(f.wallMs)}, first result ${sec(f.firstResultMs)}, ` +
     `${rate(f).toFixed(2)} problems/s, per problem p50 ${quantile(f.perProblemMs, 0.5).toFixed(0)} ms / p95 ${quantile(f.perProblemMs, 0.95).toFixed(0)} ms, ` +
@@ -338,7 +338,7 @@ function report(settings: ScaleSettings, load: number, ways: WayFigures[], curve
   out(`**Throughput in-page ÷ runner (process per run): ${ratio.toFixed(2)}×** (target ≥ 3×: ${ratio >= 3 ? 'met' : 'not met'}).`);
   const clicks = page.clickMs ?? [];
   out(`The page answered ${clicks.length} clicks on a view tab during the run (two a second) in p95 ${quantile(clicks, 0.95).toFixed(0)} ms, at most ${Math.max(...clicks).toFixed(0)} ms, from the input event to the frame after it (target: every click within 200 ms: ${clicks.length && Math.max(...clicks) <= 200 ? 'met' : 'not met'}).`);
-  out(`Memory flatness (target: last quarter within 10% of the first): Chromium renderers ${pct(page.rssGrowth)}, page JS heap ${pct(page.heapGrowth ?? NaN)}. Mean memory by quarter of each way's run: ${ways.map((f) => `${f.name} ${byQuarter(f)}`).join('; ')}.`);
+  out(`Memory flatness (target: last quarter within 10% of the first): Chromium renderers ${pct(page.rssGrowth)}, page JS heap ${pct(page.heapGrowth ?? NaN)}. Mean memory by quarter of each way's run: ${ways.map((f) => `${f.name} ${byQuarter(f)}`).join('; ')}${page.heapQuarters ? `; page JS heap ${byQuarter(page, page.heapQuarters)}` : ''}.`);
   out();
   out(`Runner processes behind the client's spreading (runtimes/remote/client.ts: least busy runner first), ${settings.curveSize} problems over the languages this machine's runner offers (${offered.join(', ')}), each process allowing ${availableParallelism()} runs at once. This machine has ${cpus().length} cores, so more processes cannot add CPU: the curve shows what spreading costs or gains here, not what more machines would give.`);
   out();

@@ -227,6 +227,31 @@ describe('pass@k, refinement, charts and the leaderboard in Chromium', () => {
     expect(height).toBeGreaterThan(300);
   });
 
+  it('keeps the drawn charts across a switch to Runs and back, and redraws them when their width changes', async () => {
+    // A redraw on coming back would happen inside the frame that answers the click (#16): the
+    // hidden view's boxes measure 0 wide, and 0 must not count as a new width.
+    const marked = () => page.getByTestId('chart').evaluateAll((figures) => figures.map((f) => (f.querySelector('svg.drawn') as (SVGSVGElement & { keep?: boolean }) | null)?.keep === true));
+    await page.getByTestId('chart').evaluateAll((figures) => {
+      for (const f of figures) (f.querySelector('svg.drawn') as SVGSVGElement & { keep?: boolean }).keep = true;
+    });
+    expect(await marked()).toEqual([true, true, true, true]);
+    await page.getByTestId('view-runs').click();
+    await page.getByTestId('run-list').waitFor();
+    await page.getByTestId('view-evaluate').click();
+    await page.getByTestId('chart').first().waitFor({ state: 'visible' });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await marked()).toEqual([true, true, true, true]);
+
+    // A real change of width still redraws each chart, at the new width.
+    await page.setViewportSize({ width: 900, height: 1000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="chart"]')].every((f) => {
+      const svg = f.querySelector('svg.drawn') as (SVGSVGElement & { keep?: boolean }) | null;
+      const box = f.querySelector('.plot') as HTMLElement;
+      return svg && !svg.keep && Math.abs(svg.getBoundingClientRect().width - box.clientWidth) <= 2;
+    }), null, { timeout: 10_000 });
+    await page.setViewportSize({ width: 1440, height: 1000 });
+  });
+
   it('the leaderboard of two stored runs marks the best cell of each column and sorts by a column', { timeout: 300_000 }, async () => {
     // A second run: the reference solutions of the Python problems only (100% there).
     await selectLanguages(page, ['python']);

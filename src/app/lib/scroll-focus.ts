@@ -9,6 +9,9 @@ const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]
 export function scrollFocus(box: HTMLElement): { destroy(): void } {
   const update = () => {
     const needed = box.scrollWidth > box.clientWidth + 1 && !box.querySelector(FOCUSABLE);
+    // Written only when it changes: a write dirties the page's style, and the next box's read of
+    // its widths then lays the whole page out again, once per table on every result of a run (#16).
+    if (needed === box.hasAttribute('tabindex')) return;
     if (needed) box.tabIndex = 0;
     else box.removeAttribute('tabindex');
   };
