@@ -99,6 +99,8 @@ export interface WayFigures {
   heapQuarters?: number[];
   /** In-page only: click-to-next-frame latencies on a view tab during the run. */
   clickMs?: number[];
+  /** In-page only: the clicks over 200 ms, when in the run and how far it had got (a summary line). */
+  slowClicks?: string;
   /** In-page only: what the page's long animation frames spent their time on (a summary line). */
   longFrames?: string;
 }
@@ -148,6 +150,8 @@ export async function startRunnerProcess(index: number, maxConcurrency: number):
 
 /** A long animation frame of the page (PerformanceLongAnimationFrameTiming, reduced to what we read). */
 export interface LongFrame {
+  /** From the page's time origin, as the click times. */
+  startTime: number;
   duration: number;
   /** Style, layout and paint of the frame (its render phase). */
   renderMs: number;
@@ -169,4 +173,25 @@ export function summarizeLongFrames(frames: readonly LongFrame[]): string {
   const total = frames.reduce((a, f) => a + f.duration, 0);
   const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([what, ms]) => `${what} ${ms.toFixed(0)} ms`);
   return `${frames.length} long frames, ${total.toFixed(0)} ms in all, longest ${Math.max(...frames.map((f) => f.duration)).toFixed(0)} ms; rendering ${render.toFixed(0)} ms; scripts: ${top.join(', ') || 'none attributed'}`;
+}
+
+/**
+ * The clicks answered in over 200 ms, each with when it came (from the run's start) and how many
+ * problems were done by then: start-up (runtimes loading) and the steady run have different causes.
+ */
+export function slowClicks(latencies: readonly number[], at: readonly number[], done: ReadonlyArray<readonly [number, number]>, frames: readonly LongFrame[] = [], origin = 0): string {
+  const slow = latencies.map((ms, i) => ({ ms, at: at[i]! })).filter((c) => c.ms > 200);
+  if (!slow.length) return 'none';
+  const doneBy = (t: number) => done.filter(([when]) => when <= t).at(-1)?.[1] ?? 0;
+  // The long frames the click waited through (they overlap its wait), with what they ran.
+  const during = (c: { ms: number; at: number }) => {
+    const t0 = origin + c.at;
+    const hit = frames.filter((f) => f.startTime < t0 + c.ms && f.startTime + f.duration > t0);
+    if (!hit.length) return '';
+    const scripts = hit.flatMap((f) => f.scripts).sort((a, b) => b.duration - a.duration).slice(0, 2);
+    const own = scripts.map((s) => `${s.what} ${s.duration.toFixed(0)} ms`).join(', ');
+    return `; frames ${hit.map((f) => f.duration.toFixed(0)).join('+')} ms, rendering ${hit.reduce((a, f) => a + f.renderMs, 0).toFixed(0)} ms${own ? `, ${own}` : ''}`;
+  };
+  const list = slow.slice(0, 12).map((c) => `${c.ms.toFixed(0)} ms at ${(c.at / 1000).toFixed(1)} s (${doneBy(c.at)} done${during(c)})`);
+  return `${slow.length} of ${latencies.length}: ${list.join(', ')}${slow.length > 12 ? ', …' : ''}`;
 }

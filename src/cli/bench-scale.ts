@@ -18,7 +18,7 @@ import { NATIVE_COMMANDS } from '../../runtimes/native/process';
 import { connectRemoteExecutor } from '../../runtimes/remote/executor';
 import { chooseSource, launchChromium, loadDataset, openApp, startAppServer } from '../bench/app-page';
 import { LITE_SIZE, scaleDataset } from '../bench/scale-data';
-import { growth, quantile, quarterMeans, startRunnerProcess, summarizeLongFrames, treeRss, type LongFrame, type MemorySample, type RunnerProcess, type WayFigures } from '../bench/scale-measure';
+import { growth, quantile, quarterMeans, startRunnerProcess, slowClicks, summarizeLongFrames, treeRss, type LongFrame, type MemorySample, type RunnerProcess, type WayFigures } from '../bench/scale-measure';
 import { failureKinds, failureLines, outcomeOf, languageTable, loadRange, type ProblemOutcome, type WayOutcomes } from '../bench/scale-problems';
 import { LANGUAGE_NAMES, normalizeLanguage, type BenchRecord, type LanguageId } from '../contracts';
 import { evaluateAll } from '../core/engine';
@@ -106,21 +106,25 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
     await chooseSource(page, { value: 'canonical' });
     // Every click on a view tab: from the input event to the first task after the next frame (its paint).
     await page.evaluate(() => {
-      const w = window as unknown as { __clicks: number[]; __done: Array<[number, number]> };
+      const w = window as unknown as { __clicks: number[]; __clickAt: number[]; __done: Array<[number, number]> };
       w.__clicks = [];
+      w.__clickAt = [];
       w.__done = [];
       document.addEventListener('click', (e) => {
         if (!(e.target as Element).closest?.('[role=tab]')) return;
         const t0 = e.timeStamp;
-        requestAnimationFrame(() => setTimeout(() => w.__clicks.push(performance.now() - t0)));
+        requestAnimationFrame(() => setTimeout(() => {
+          w.__clicks.push(performance.now() - t0);
+          w.__clickAt.push(t0);
+        }));
       }, true);
       // What blocks the main thread: long animation frames, with the scripts they ran (Chromium).
-      const loaf: Array<{ duration: number; renderMs: number; scripts: Array<{ what: string; duration: number }> }> = [];
+      const loaf: Array<{ startTime: number; duration: number; renderMs: number; scripts: Array<{ what: string; duration: number }> }> = [];
       (window as unknown as { __loaf: unknown }).__loaf = loaf;
       new PerformanceObserver((list) => {
         for (const e of list.getEntries() as unknown as Array<{ duration: number; renderStart: number; startTime: number; scripts: Array<{ invoker: string; sourceURL: string; sourceFunctionName: string; duration: number }> }>) {
           const scripts = e.scripts.map((s) => ({ what: `${s.invoker} (${s.sourceURL.split('/').pop()}${s.sourceFunctionName ? ` ${s.sourceFunctionName}` : ''})`, duration: s.duration }));
-          loaf.push({ duration: e.duration, renderMs: e.renderStart ? e.startTime + e.duration - e.renderStart : 0, scripts });
+          loaf.push({ startTime: e.startTime, duration: e.duration, renderMs: e.renderStart ? e.startTime + e.duration - e.renderStart : 0, scripts });
         }
       }).observe({ type: 'long-animation-frame', buffered: true });
       // Completed problems over time (the progress bar's counter), every 50 ms.
@@ -153,9 +157,9 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
       if (tick % 30 === 29) log(`  in-page: ${await page.evaluate(() => document.querySelector('[data-testid=progress]')?.getAttribute('data-done'))}/${total} after ${sec(at)}`);
     }
     const wallMs = Date.now() - started;
-    const { clicks, done, frames } = await page.evaluate(() => {
-      const w = window as unknown as { __clicks: number[]; __done: Array<[number, number]>; __loaf: LongFrame[] };
-      return { clicks: w.__clicks, done: w.__done, frames: w.__loaf };
+    const { clicks, clickAt, done, frames } = await page.evaluate(() => {
+      const w = window as unknown as { __clicks: number[]; __clickAt: number[]; __done: Array<[number, number]>; __loaf: LongFrame[] };
+      return { clicks: w.__clicks, clickAt: w.__clickAt, done: w.__done, frames: w.__loaf };
     });
     const first = done.find(([, n]) => n >= 1);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-results-jsonl').click()]);
@@ -164,7 +168,7 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
       name: 'in-page (Chromium)', problems: lines.length, passed: lines.filter((l) => l.passed).length, outcomes: lines, load: loadRange(load.stop()), wallMs,
       firstResultMs: first ? first[0] - startedAt : NaN, perProblemMs: lines.map((l) => l.duration_ms),
       peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'Chromium renderers: page and runtime workers', rssGrowth: growth(rss), rssQuarters: quarterMeans(rss),
-      peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), heapQuarters: quarterMeans(heap), clickMs: clicks, longFrames: summarizeLongFrames(frames),
+      peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), heapQuarters: quarterMeans(heap), clickMs: clicks, slowClicks: slowClicks(clicks, clickAt.map((t) => t - startedAt), done.map(([t, n]) => [t - startedAt, n]), frames, startedAt), longFrames: summarizeLongFrames(frames),
     };
   } finally {
     await browser.close();
@@ -276,6 +280,7 @@ export async function scaleMain(argv: readonly string[]): Promise<void> {
       page = await inPage(inPageFile, 'scale-in-page.jsonl', settings.size);
       log(wayLine(page));
       log(`  the page's main thread during the run: ${page.longFrames}`);
+      log(`  clicks over 200 ms: ${page.slowClicks}`);
     }
     if (runs('cli')) {
       log('scale: under the CLI…');

@@ -1,9 +1,10 @@
 /**
  * The scale run's memory figures (src/bench/scale-measure.ts): the mean per quarter of the run's
- * time, and the flatness figure (last quarter over first) taken from those same quarters.
+ * time, and the flatness figure (last quarter over first) taken from those same quarters; the
+ * clicks answered in over 200 ms, with when they came.
  */
 import { describe, expect, it } from 'vitest';
-import { growth, quarterMeans, type MemorySample } from '../../src/bench/scale-measure';
+import { growth, quarterMeans, slowClicks, type MemorySample } from '../../src/bench/scale-measure';
 
 const samples = (bytes: number[]): MemorySample[] => bytes.map((b, i) => ({ at: i * 1000, bytes: b }));
 
@@ -20,5 +21,23 @@ describe('memory by quarter', () => {
 
   it('gives no figure for fewer than four samples', () => {
     expect(growth(samples([1, 2, 3]))).toBeNaN();
+  });
+});
+
+describe('slow clicks', () => {
+  it('lists only the clicks over 200 ms, each with its time from the start and the problems done by then', () => {
+    const done: Array<[number, number]> = [[500, 1], [2000, 10], [9000, 40]];
+    expect(slowClicks([50, 250, 200, 380], [100, 1500, 3000, 9500], done)).toBe('2 of 4: 250 ms at 1.5 s (1 done), 380 ms at 9.5 s (40 done)');
+    expect(slowClicks([10, 20], [0, 1000], done)).toBe('none');
+  });
+
+  it('names the long frames a slow click waited through, and the scripts that ran longest in them', () => {
+    // The page's clock started 1000 ms before the run; the click came 1.5 s into the run.
+    const frames = [
+      { startTime: 2400, duration: 180, renderMs: 20, scripts: [{ what: 'MessagePort.onmessage', duration: 150 }] },
+      { startTime: 2600, duration: 90, renderMs: 60, scripts: [] },
+      { startTime: 9000, duration: 300, renderMs: 0, scripts: [{ what: 'elsewhere', duration: 300 }] },
+    ];
+    expect(slowClicks([250], [1500], [], frames, 1000)).toBe('1 of 1: 250 ms at 1.5 s (0 done; frames 180+90 ms, rendering 80 ms, MessagePort.onmessage 150 ms)');
   });
 });
