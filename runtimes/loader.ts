@@ -11,7 +11,8 @@ export interface RuntimeSettings {
   pyodideIndexURL?: string;
   /**
    * The runtime's files (catalog.ts), handed in by the page: a sandboxed worker may not make a
-   * single request, so it gets everything it needs in its init message.
+   * single request, so it gets everything it needs in its init message (as Blobs from the runtime
+   * frame, read into ArrayBuffers by browser-worker.ts before the loader sees them).
    */
   files?: Record<string, ArrayBuffer>;
   /**

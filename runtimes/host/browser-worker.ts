@@ -6,7 +6,7 @@
  * has loaded, the worker's network, storage and messaging globals are removed before the first
  * program runs; the host's channel is kept in this closure.
  */
-import type { RuntimeLoader } from '../loader';
+import type { RuntimeLoader, RuntimeSettings } from '../loader';
 import { lockdownBrowserWorker } from './lockdown';
 import type { HostMessage, WorkerMessage } from './protocol';
 import { serve } from './serve';
@@ -25,5 +25,15 @@ export function serveBrowserWorker(loader: RuntimeLoader): void {
       const left = lockdownBrowserWorker(scope);
       if (left.length) post({ type: 'status', message: `benchtop: could not remove ${left.join(', ')} from the runtime worker` });
     },
-  }, (language, settings) => (language === loader.language ? loader.load(settings) : null));
+  }, (language, settings) => (language === loader.language ? withBytes(settings).then((s) => loader.load(s)) : null));
+}
+
+/**
+ * The runtime frame hands the runtime's files as Blobs (runtime-files-worker.ts says why): read
+ * here, in this worker's own thread, into the ArrayBuffers the loaders take.
+ */
+async function withBytes(settings: RuntimeSettings): Promise<RuntimeSettings> {
+  if (!settings.files) return settings;
+  const entries = await Promise.all(Object.entries(settings.files as Record<string, ArrayBuffer | Blob>).map(async ([name, file]) => [name, file instanceof Blob ? await file.arrayBuffer() : file] as const));
+  return { ...settings, files: Object.fromEntries(entries) };
 }

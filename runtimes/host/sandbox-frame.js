@@ -55,7 +55,8 @@
         break;
       case 'files-port': {
         // The other end is the page's runtime-files worker, which posts this language's checked
-        // files on it once (transferred) and never listens: the frame sends nothing back on it.
+        // files on it once (as Blobs: handles, so no copy of the bytes lands on this thread, nor
+        // in each worker's init) and never listens: the frame sends nothing back on it.
         const from = ports && ports[0];
         if (!from || typeof m.language !== 'string') break;
         from.onmessage = (f) => {

@@ -5,7 +5,8 @@
  * fetches what the workers need (the worker script, Pyodide's and QuickJS's files) from its own
  * origin and hands it over, so nothing inside the frame ever needs the network. Runtime files go
  * from the page's runtime-files worker to the frame directly, over a port the page hands the frame
- * for that language (`files-port`); the frame says `files-ready` once it holds them.
+ * for that language (`files-port`), as Blobs (handles: no main thread copies the bytes); the
+ * frame says `files-ready` once it holds them.
  *
  * Page ⇄ frame messages go over a MessageChannel whose port the page hands the frame once it has
  * loaded (the frame takes it only from its parent on the app's origin, and only while its own
