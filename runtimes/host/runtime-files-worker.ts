@@ -24,8 +24,8 @@ scope.addEventListener('message', (event: MessageEvent<FilesRequest>) => {
     (files) => {
       if (!to) return reply({ id, kind: 'done', files }, Object.values(files));
       // As Blobs: a Blob crosses into the frame's process as a handle, where transferred bytes are
-      // copied there on the frame's main thread (which relays every result: 0.3–0.9 s held per
-      // language on a loaded machine, #16), and again into each runtime worker's init message. Each
+      // copied there on the frame's main thread (which relays every result: held up to 1.3 s at a
+      // time while nine runtimes loaded, #16), and again into each runtime worker's init message. Each
       // runtime worker reads the bytes itself, in its own thread (browser-worker.ts).
       const blobs = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, new Blob([bytes])]));
       to.port.postMessage({ language: to.language, files: blobs });
