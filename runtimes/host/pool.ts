@@ -4,7 +4,8 @@
  * kills the worker and starts a replacement at once, so the next program finds a warm one. A
  * runaway (a program that runs on towards its limit) does not hold up the rest of its language:
  * with programs waiting, a worker whose program has run for SPARE_AFTER_MS and a quarter of its
- * limit gets a spare beside it (as many as `spares` allows).
+ * limit gets a spare beside it (as many as `spares` allows). A caller that says how many runs
+ * are coming (Executor.expect) gets a second worker only when that work earns back its start.
  */
 import { InfrastructureError, type Executor, type LanguageId, type RunRequest, type RunResult } from '../../src/contracts';
 import { capOutput, OUTPUT_LIMIT } from './output';
@@ -74,6 +75,8 @@ interface Slot {
   compiled: boolean;
   /** How long the job in progress waited for this worker. */
   queuedMs: number;
+  /** When the worker was started (its start, to `ready`, is what another worker would cost). */
+  spawned: number;
 }
 
 class LanguagePool {
@@ -87,6 +90,12 @@ class LanguagePool {
   private readonly size: number;
   private readonly spares: number;
   private spareTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Runs the caller said are still to come (Executor.expect); null: it never said. */
+  private expected: number | null = null;
+  /** The last worker's start, spawn to ready; the runs finished and their time in all. */
+  private startMs = 0;
+  private finished = 0;
+  private finishedMs = 0;
 
   constructor(
     private readonly language: LanguageId,
@@ -98,10 +107,16 @@ class LanguagePool {
 
   run(request: RunRequest): Promise<RunResult> {
     if (this.loadError) return Promise.reject(new InfrastructureError(this.loadError));
+    if (this.expected !== null) this.expected = Math.max(0, this.expected - 1);
     return new Promise((resolve, reject) => {
       this.waiting.push({ request, resolve, reject, received: performance.now() });
       this.pump();
     });
+  }
+
+  /** About `runs` more runs are coming (Executor.expect): see workersWanted. */
+  expect(runs: number): void {
+    this.expected = Math.max(0, Math.floor(runs));
   }
 
   /** Starts the first worker now, before any program (nothing happens if one exists or the runtime failed). */
@@ -118,8 +133,26 @@ class LanguagePool {
     // One worker loads at a time: on two cores, two Pyodides loading side by side would each take
     // twice as long, and the first result would come later. The next one starts when this is ready.
     const starting = this.slots.filter((s) => !s.ready).length;
-    if (starting === 0 && this.waiting.length > 0 && this.slots.length < this.size + this.sparesWanted()) this.startSlot();
+    if (starting === 0 && this.waiting.length > 0 && this.slots.length < this.workersWanted() + this.sparesWanted()) this.startSlot();
     if (!this.waiting.length) this.retireSpares();
+  }
+
+  /**
+   * Workers to run for the work known, spares aside: `size`, unless the caller said how many runs
+   * are coming and too few are left for one more worker to earn back its start. A new worker
+   * costs its start (the last one's, measured; clang in a new Node process is seconds of CPU taken
+   * from cores the running workers need) and helps only with what is left once it is ready. So
+   * one more starts only while the work left per worker, at the measured mean run, is over twice
+   * that start; until a start and a run are measured, the pool keeps the workers it has. (The demo
+   * set under the CLI, 54 in-page problems: 60 s with two workers per language, 43 s with one.)
+   */
+  private workersWanted(): number {
+    const have = this.slots.length;
+    if (this.expected === null || have >= this.size) return this.size;
+    if (have === 0) return 1;
+    if (this.finished === 0) return have;
+    const leftMs = (this.waiting.length + this.expected) * (this.finishedMs / this.finished);
+    return leftMs / have > 2 * this.startMs ? have + 1 : have;
   }
 
   /**
@@ -152,7 +185,7 @@ class LanguagePool {
 
   private startSlot(): void {
     const worker = this.options.spawn(this.language);
-    const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0, compiled: false, queuedMs: 0 };
+    const slot: Slot = { worker, ready: false, job: null, runId: 0, timer: null, started: 0, compiled: false, queuedMs: 0, spawned: performance.now() };
     this.slots.push(slot);
     worker.onMessage((m) => this.onMessage(slot, m));
     worker.onExit((reason) => this.onExit(slot, reason));
@@ -173,6 +206,7 @@ class LanguagePool {
       case 'ready':
         if (slot.ready) return this.onExit(slot, 'unexpected message from the worker');
         slot.ready = true;
+        this.startMs = performance.now() - slot.spawned;
         this.loadDeaths = 0;
         this.description = String(message.description).slice(0, 200);
         this.options.onStatus?.(this.language, `${this.description} ready`);
@@ -228,6 +262,8 @@ class LanguagePool {
   private finish(slot: Slot, result: RunResult): void {
     if (slot.timer) clearTimeout(slot.timer);
     const job = slot.job!;
+    this.finished++;
+    this.finishedMs += performance.now() - slot.started;
     slot.job = null;
     slot.timer = null;
     job.resolve(result);
@@ -308,6 +344,7 @@ export interface PoolExecutor extends Executor {
   describe(language: LanguageId): string;
   /** Starts `language`'s first worker before its first program (the page: files already cached, docs/architecture.md). */
   warm(language: LanguageId): void;
+  expect(language: LanguageId, runs: number): void;
 }
 
 /** An Executor that runs each language in its own pool of workers. */
@@ -329,6 +366,9 @@ export function createPoolExecutor(options: PoolOptions): PoolExecutor {
     describe: (language) => pools.get(language)?.description ?? '',
     warm(language) {
       if (options.languages.includes(language)) pool(language).warm();
+    },
+    expect(language, runs) {
+      if (options.languages.includes(language)) pool(language).expect(runs);
     },
     async dispose() {
       for (const p of pools.values()) p.dispose();

@@ -80,6 +80,9 @@ export function createRoutedExecutor(options: RoutingOptions): RoutedExecutor {
       if (where === 'remote') return options.remote!.run(request);
       throw new InfrastructureError(`no runtime for ${request.language}`);
     },
+    expect(language, runs) {
+      if (route(language) === 'in-browser') options.local!.expect?.(language, runs);
+    },
     dispose: async () => {
       await Promise.all([options.local?.dispose(), options.remote?.dispose()]);
     },

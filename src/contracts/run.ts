@@ -35,6 +35,12 @@ export interface Executor {
   /** Languages this executor can run. */
   languages(): readonly LanguageId[];
   run(request: RunRequest): Promise<RunResult>;
+  /**
+   * About how many runs of `language` the caller is about to send (the engine says it before a
+   * run). A pool uses it to decide whether another worker would pay for its start; without it, a
+   * pool grows whenever programs wait.
+   */
+  expect?(language: LanguageId, runs: number): void;
   dispose(): Promise<void>;
 }
 

@@ -179,6 +179,10 @@ export async function evaluateAll(
       else units.push([i, s]);
     }
   }
+  // Each chain's first turn is a demo run and a full run: the executor's pools size themselves to it.
+  const runs = new Map<LanguageId, number>();
+  for (const [i] of units) runs.set(problems[i]!.language, (runs.get(problems[i]!.language) ?? 0) + 2);
+  for (const [language, count] of runs) if (executor.languages().includes(language)) executor.expect?.(language, count);
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
