@@ -278,9 +278,9 @@ describe('the runtime sandbox frame serves the app alone and survives its render
     // One problem at a time, so that only the first is running when the renderer dies. The limit
     // is far above the time crash detection needs: a crash seen as a timeout would fail the test.
     await runSet(page, set, { timeLimit: 30, concurrency: 1 });
-    // The first Python worker is ready (it ran the demo run and took the full run at once) when
-    // the pool starts the second one.
-    await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:null/')).length, { timeout: 120_000, interval: 100 }).toBeGreaterThanOrEqual(2);
+    // Once the Python worker is ready it runs the demo run (milliseconds) and takes the full run.
+    // (A pool told of only ten runs keeps one worker: runtimes/host/pool.ts, workersWanted.)
+    await page.getByTestId('runtime-status').locator('li', { hasText: 'Python' }).filter({ hasText: /ready\s*$/ }).waitFor({ timeout: 120_000 });
     await page.waitForTimeout(2000);
     expect(await page.locator('[data-testid="problem-row"][data-id="crashed"]').getAttribute('data-outcome')).toBe('RUNNING');
     const frame = page.frames().find((f) => f.url().endsWith('/sandbox.html'));
