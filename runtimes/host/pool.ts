@@ -144,7 +144,7 @@ class LanguagePool {
    * from cores the running workers need) and helps only with what is left once it is ready. So
    * one more starts only while the work left per worker, at the measured mean run, is over twice
    * that start; until a start and a run are measured, the pool keeps the workers it has. (The demo
-   * set under the CLI, 54 in-page problems: 60 s with two workers per language, 43 s with one.)
+   * set under the CLI, 54 in-page problems: 64–69 s before this rule, 42 s with it; architecture.md.)
    */
   private workersWanted(): number {
     const have = this.slots.length;
