@@ -23,55 +23,47 @@ function timedWorkers(startMs: number, runMs: number) {
   });
 }
 
-/** Sends `count` programs two at a time, as the engine's two lanes do; resolves when all are done. */
-async function runTwoAtATime(executor: ReturnType<typeof createPoolExecutor>, count: number): Promise<void> {
+/**
+ * A pool of size 2 of scripted workers (`startMs` to load, `runMs` per run), told of `told` runs
+ * (or nothing), sent `programs` two at a time as the engine's two lanes do: the workers it
+ * started and the time the programs took.
+ */
+async function poolRun(startMs: number, runMs: number, told: number | null, programs: number): Promise<{ workers: number; ms: number }> {
+  const workers = timedWorkers(startMs, runMs);
+  const executor = createPoolExecutor({ spawn: workers.spawn, languages: ['python'], size: 2 });
+  if (told !== null) executor.expect('python', told);
+  const started = performance.now();
   let next = 0;
   const lane = async () => {
-    while (next < count) {
+    while (next < programs) {
       next++;
       await executor.run({ language: 'python', program: 'print(1)', timeoutMs: 10_000 });
     }
   };
   await Promise.all([lane(), lane()]);
+  const ms = performance.now() - started;
+  await executor.dispose();
+  return { workers: workers.count(), ms };
 }
 
 describe('how many workers a pool starts', () => {
   it('grows to its size whenever programs wait, when nobody said how many are coming', async () => {
-    const workers = timedWorkers(300, 40);
-    const executor = createPoolExecutor({ spawn: workers.spawn, languages: ['python'], size: 2 });
-    await runTwoAtATime(executor, 4);
-    expect(workers.count()).toBe(2);
-    await executor.dispose();
+    expect((await poolRun(300, 40, null, 4)).workers).toBe(2);
   });
 
   it('keeps one worker when the runs left would not earn back a second one’s start', async () => {
-    const workers = timedWorkers(300, 40);
-    const executor = createPoolExecutor({ spawn: workers.spawn, languages: ['python'], size: 2 });
-    executor.expect('python', 4);
-    await runTwoAtATime(executor, 4);
-    expect(workers.count()).toBe(1);
-    await executor.dispose();
+    expect((await poolRun(300, 40, 4, 4)).workers).toBe(1);
   });
 
   it('starts a second worker when enough runs are coming, once a start and a run are measured', async () => {
-    const workers = timedWorkers(100, 40);
-    const executor = createPoolExecutor({ spawn: workers.spawn, languages: ['python'], size: 2 });
-    executor.expect('python', 60);
-    const started = performance.now();
-    await runTwoAtATime(executor, 60);
-    expect(workers.count()).toBe(2);
+    const { workers, ms } = await poolRun(100, 40, 60, 60);
+    expect(workers).toBe(2);
     // Two workers share the 60 runs: well under the 2.4 s that one worker would take.
-    expect(performance.now() - started).toBeLessThan(2_200);
-    await executor.dispose();
+    expect(ms).toBeLessThan(2_200);
   });
 
   it('never grows past its size, however much is coming', async () => {
-    const workers = timedWorkers(20, 20);
-    const executor = createPoolExecutor({ spawn: workers.spawn, languages: ['python'], size: 2 });
-    executor.expect('python', 1_000);
-    await runTwoAtATime(executor, 40);
-    expect(workers.count()).toBe(2);
-    await executor.dispose();
+    expect((await poolRun(20, 20, 1_000, 40)).workers).toBe(2);
   });
 });
 
