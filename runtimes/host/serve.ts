@@ -26,7 +26,9 @@ export function serve(port: Port, load: Load): void {
       try {
         const loading = load(message.language, message.settings);
         if (!loading) return port.post({ type: 'failed', error: `no in-browser runtime for ${message.language}` });
-        port.post({ type: 'status', message: `loading ${what}…` });
+        // Compiled code from the page's first worker of the language (runtimes/host/shared-module.ts).
+        const handed = Object.keys(message.settings.shared?.modules ?? {}).length > 0;
+        port.post({ type: 'status', message: `loading ${what}${handed ? ' (compiled code from the first worker)' : ''}…` });
         runtime = await loading;
         // Before the lockdown and before any program: only what loading built is shared.
         if (port.share && 'shareable' in runtime) port.share((runtime as SharingRuntime).shareable());

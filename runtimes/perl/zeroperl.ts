@@ -32,16 +32,22 @@ import { createQueue } from '../queue';
 import { OutputCapture } from '../host/output';
 import { AsyncifyPause } from '../host/asyncify-pause';
 import { addressReadBy, exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
-import type { LanguageRuntime } from '../../src/contracts';
+import { compiledModule } from '../host/shared-module';
+import type { RuntimeShared, SharingRuntime } from '../loader';
 
 /** The files the host hands in (name → bytes): zeroperl's WebAssembly binary. */
 export const PERL_FILES = ['zeroperl.wasm'] as const;
 
 export interface PerlRuntimeOptions {
+  /** zeroperl.wasm; may be left out when `shared` has its compiled module. */
   files: Record<string, ArrayBuffer>;
+  /** What an earlier worker of the page compiled (its `shareable()`). */
+  shared?: RuntimeShared;
 }
 
 const LIB_DIR = '/usr/share/benchtop/perl5';
+/** The interpreter pointer's address, in what a worker hands the next (RuntimeShared bytes). */
+const INTERPRETER_ADDRESS = 'zeroperl_is_initialized.address';
 /** Benchtop::Phase's marker: a directory of its own (a preopen), so the program cannot move it. */
 const PHASE_DIR = '/.benchtop';
 
@@ -73,13 +79,17 @@ interface ZeroperlExports {
   zeroperl_free_interpreter(): void;
 }
 
-export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<LanguageRuntime> {
-  const wasm = options.files['zeroperl.wasm'];
-  if (!wasm) throw new Error('missing zeroperl.wasm');
+export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<SharingRuntime> {
   const encoder = new TextEncoder();
   const library = Object.entries(LIBRARY).map(([path, source]) => [path, encoder.encode(source)] as const);
 
-  const module = await WebAssembly.compile(exposeMutableGlobals(wasm));
+  const module = await compiledModule(options.files, options.shared, 'zeroperl.wasm', exposeMutableGlobals);
+  // Where zeroperl keeps its interpreter pointer, read from the code of zeroperl_is_initialized; a
+  // later worker, handed the compiled module instead of the file, gets it with the module.
+  const given = options.shared?.bytes?.[INTERPRETER_ADDRESS];
+  const zeroPerlAddress = given?.byteLength === 4
+    ? new DataView(given.buffer, given.byteOffset, 4).getUint32(0, true)
+    : addressReadBy(options.files['zeroperl.wasm']!, 'zeroperl_is_initialized');
   // A table the program could change would be state outside the snapshot: none is shared.
   if ([...WebAssembly.Module.imports(module), ...WebAssembly.Module.exports(module)].some((e) => e.kind === 'table')) {
     throw new Error('zeroperl.wasm shares its table: the snapshot would not cover it');
@@ -173,7 +183,6 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
   if (!pause.stopped(exports) || !stop.at) throw new Error(`zeroperl did not start: ${setUpErrors.text()}`);
   const { fd: programFd, fds: fdCount, time: after } = stop.at;
   if (setUp.wasi.fds.some((f, i) => f && i >= setUp.opened && i !== programFd)) throw new Error('zeroperl has files open besides test.pl');
-  const zeroPerlAddress = addressReadBy(wasm, 'zeroperl_is_initialized');
   const interpreter = memory32(exports).getUint32(zeroPerlAddress, true);
   if (!perl0.zeroperl_is_initialized() || interpreter === 0) throw new Error('zeroperl_is_initialized does not read the interpreter pointer');
   // $^T: perl notes the time when it starts, which is now the snapshot's; each run writes its own.
@@ -237,6 +246,11 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<La
   const queue = createQueue();
   return {
     description: `zeroperl ${packageVersion('@6over3/zeroperl-ts')} (Perl ${perlVersion})`,
+    shareable: () => {
+      const address = new Uint8Array(4);
+      new DataView(address.buffer).setUint32(0, zeroPerlAddress, true);
+      return { modules: { 'zeroperl.wasm': module }, bytes: { [INTERPRETER_ADDRESS]: address } };
+    },
     run: (program) => queue(async () => {
       const started = performance.now();
       const { exitCode, stdout, stderr } = await execute(program);

@@ -28,7 +28,8 @@ import { OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
 import { exposeMutableGlobals, InstanceSnapshot, withInitialMemory } from '../host/wasm-snapshot';
 import { createQueue } from '../queue';
-import type { LanguageRuntime } from '../../src/contracts';
+import { compiledModule } from '../host/shared-module';
+import type { RuntimeShared, SharingRuntime } from '../loader';
 import phpIni from './php.ini?raw';
 
 /** The files the host hands in: name → bytes (runtimes/host/catalog.ts maps them to node_modules). */
@@ -67,8 +68,10 @@ const REUSED_MEMORY_LIMIT = 64 << 20;
 const GLOBAL_IMPORTS = ['env.__asyncify_state', 'env.__asyncify_data', 'GOT.func.exit'];
 
 export interface PhpRuntimeOptions {
-  /** php.js (the Emscripten loader of @php-wasm/web-8-1) and php.wasm, as bytes. */
+  /** php.js (the Emscripten loader of @php-wasm/web-8-1) and php.wasm, as bytes (php.wasm may be left out when `shared` has it compiled). */
   files: Record<string, ArrayBuffer>;
+  /** What an earlier worker of the page compiled (its `shareable()`). */
+  shared?: RuntimeShared;
 }
 
 /** The ES module php.js exports (an Emscripten build wrapped by php-wasm). */
@@ -94,12 +97,12 @@ interface Streams {
   stderr: (chunk: Uint8Array) => void;
 }
 
-export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<LanguageRuntime> {
+export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<SharingRuntime> {
   const { files } = options;
-  for (const name of PHP_FILES) if (!files[name]) throw new Error(`missing ${name}`);
+  if (!files['php.js']) throw new Error('missing php.js');
   const [loader, wasm] = await Promise.all([
-    importLoader(files['php.js']!),
-    WebAssembly.compile(withInitialMemory(exposeMutableGlobals(files['php.wasm']!), INITIAL_MEMORY / 65536)),
+    importLoader(files['php.js']),
+    compiledModule(files, options.shared, 'php.wasm', (bytes) => withInitialMemory(exposeMutableGlobals(bytes), INITIAL_MEMORY / 65536)),
   ]);
   const queue = createQueue();
 
@@ -196,6 +199,7 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Lang
 
   return {
     description: `php-wasm ${packageVersion('@php-wasm/web-8-1')} (PHP ${version})`,
+    shareable: () => ({ modules: { 'php.wasm': wasm } }),
     run: (program) => queue(async () => {
       const stdout = new OutputCapture();
       const stderr = new OutputCapture();

@@ -31,7 +31,9 @@
 import { packageVersion } from '../package-versions';
 import { createQueue } from '../queue';
 import { OutputCapture } from '../host/output';
-import type { LanguageRuntime, RunResult } from '../../src/contracts';
+import { compiledModule } from '../host/shared-module';
+import type { RuntimeShared, SharingRuntime } from '../loader';
+import type { RunResult } from '../../src/contracts';
 import { exitStatus } from './emscripten';
 import { IMAGES, unpackImage } from './images';
 import { createInstance, restore, type Instance, type RBuild } from './instance';
@@ -45,11 +47,14 @@ export const R_FILES = [
 ] as const;
 
 export interface RRuntimeOptions {
+  /** R_FILES; R.wasm may be left out when `shared` has its compiled module. */
   files: Record<string, ArrayBuffer>;
+  /** What an earlier worker of the page compiled (its `shareable()`). */
+  shared?: RuntimeShared;
 }
 
-export async function createRRuntime(options: RRuntimeOptions): Promise<LanguageRuntime> {
-  const build = await prepareBuild(options.files);
+export async function createRRuntime(options: RRuntimeOptions): Promise<SharingRuntime> {
+  const build = await prepareBuild(options.files, options.shared);
   let current: Promise<Instance> = createInstance(build);
   const description = `webR ${packageVersion('webr')} (R ${readRVersion((await current).R.FS)})`;
 
@@ -101,13 +106,13 @@ export async function createRRuntime(options: RRuntimeOptions): Promise<Language
   }
 
   const queue = createQueue();
-  return { description, run: (program) => queue(() => execute(program)) };
+  return { description, run: (program) => queue(() => execute(program)), shareable: () => ({ modules: { 'R.wasm': build.wasm } }) };
 }
 
 /** What every R of this worker is made from: the compiled R.wasm and R.js, the unpacked images. */
-async function prepareBuild(files: Record<string, ArrayBuffer>): Promise<RBuild> {
-  for (const name of R_FILES) if (!files[name]) throw new Error(`missing ${name}`);
-  const wasm = await WebAssembly.compile(files['R.wasm']!);
+async function prepareBuild(files: Record<string, ArrayBuffer>, shared: RuntimeShared | undefined): Promise<RBuild> {
+  for (const name of R_FILES) if (name !== 'R.wasm' && !files[name]) throw new Error(`missing ${name}`);
+  const wasm = await compiledModule(files, shared, 'R.wasm');
   const images = await Promise.all(IMAGES.map((image) => unpackImage(image.mount, files[image.data]!, files[image.listing]!)));
   const factory = await loadFactory(wrapRJs(new TextDecoder().decode(files['R.js']), wasm));
   const compiled = new Map<string, WebAssembly.Module>();

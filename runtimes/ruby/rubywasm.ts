@@ -37,13 +37,17 @@ import ruby30 from './ruby30.rb?raw';
 import threads from './threads.rb?raw';
 import { packageVersion } from '../package-versions';
 import { declinedRun, OutputCapture } from '../host/output';
-import type { LanguageRuntime } from '../../src/contracts';
+import { compiledModule } from '../host/shared-module';
+import type { RuntimeShared, SharingRuntime } from '../loader';
 
 /** The one file the runtime needs: `@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm`. */
 export const RUBY_WASM_FILE = 'ruby+stdlib.wasm';
 
 export interface RubyRuntimeOptions {
+  /** ruby+stdlib.wasm; may be left out when `shared` has its compiled module. */
   files: Record<string, ArrayBuffer>;
+  /** What an earlier worker of the page compiled (its `shareable()`). */
+  shared?: RuntimeShared;
 }
 
 /** ruby's own command line at start-up: UTF-8 as the default external encoding, an empty script. */
@@ -109,10 +113,8 @@ const ALL_RIGHTS = (1n << 29n) - 1n;
 /** Raised by the refusing JavaScript bridge; ends the run (the instance is dropped anyway). */
 class BridgeRefused extends Error {}
 
-export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<LanguageRuntime> {
-  const bytes = options.files[RUBY_WASM_FILE];
-  if (!bytes) throw new Error(`missing ${RUBY_WASM_FILE}`);
-  const module = await WebAssembly.compile(bytes);
+export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<SharingRuntime> {
+  const module = await compiledModule(options.files, options.shared, RUBY_WASM_FILE);
   const encoder = new TextEncoder();
 
   const bridge: Record<string, () => never> = {};
@@ -235,6 +237,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<La
 
   return {
     description: `ruby.wasm ${packageVersion('@ruby/3.4-wasm-wasi')} (CRuby ${rubyVersion})`,
+    shareable: () => ({ modules: { [RUBY_WASM_FILE]: module } }),
     async run(program) {
       const declined = rubyDecline(program);
       if (declined) return declinedRun(declined);

@@ -62,14 +62,17 @@ const api = {
   /**
    * Two programs at once on a fresh pool of two workers: the pool starts the second worker when
    * the first is ready, so the gap between their `ready`s is what a later worker costs (for C++,
-   * with the modules the first one compiled: runtimes/host/sandbox-frame.js).
+   * with the modules the first one compiled: runtimes/host/sandbox-frame.js), and every status line
+   * the workers sent.
    */
   async secondWorker(items: [BenchProgram, BenchProgram], timeoutMs: number, then?: { item: BenchProgram; timeoutMs: number }) {
     const started = performance.now();
     const readyMs: number[] = [];
+    const statuses: string[] = [];
     const executor = createBrowserExecutor({
       poolSize: 2,
       onStatus: (_language, message) => {
+        statuses.push(message);
         if (message.endsWith(' ready')) readyMs.push(performance.now() - started);
       },
     });
@@ -78,7 +81,7 @@ const api = {
     const last = then && (await executor.run({ ...then.item, timeoutMs: then.timeoutMs }));
     await executor.dispose();
     const summary = (r: RunResult) => ({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr.slice(0, 500), timedOut: r.timedOut, compileTimedOut: r.compileTimedOut === true });
-    return { readyMs, results: results.map(summary), ...(last ? { then: summary(last) } : {}) };
+    return { readyMs, statuses, results: results.map(summary), ...(last ? { then: summary(last) } : {}) };
   },
 
   /** The side-by-side chart: median milliseconds per run, benchtop vs a native process. */
