@@ -162,7 +162,10 @@ export interface LongFrame {
  * What blocked the page's main thread: how many long frames (over 50 ms), their total and longest,
  * and the scripts (by invoker and source) and rendering that took most of that time.
  */
-export function summarizeLongFrames(frames: readonly LongFrame[]): string {
+export function summarizeLongFrames(all: readonly LongFrame[], from = -Infinity): string {
+  // Frames over before the run started are the dataset's load (in the bench, the harness's own
+  // upload of the file: a 1.6 s frame of Playwright's script), not the run's.
+  const frames = all.filter((f) => f.startTime + f.duration >= from);
   if (!frames.length) return 'no long animation frames';
   const by = new Map<string, number>();
   let render = 0;

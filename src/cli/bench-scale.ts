@@ -168,7 +168,7 @@ async function inPage(file: string, name: string, total: number): Promise<WayFig
       name: 'in-page (Chromium)', problems: lines.length, passed: lines.filter((l) => l.passed).length, outcomes: lines, load: loadRange(load.stop()), wallMs,
       firstResultMs: first ? first[0] - startedAt : NaN, perProblemMs: lines.map((l) => l.duration_ms),
       peakRss: Math.max(...rss.map((s) => s.bytes)), rssWhat: 'Chromium renderers: page and runtime workers', rssGrowth: growth(rss), rssQuarters: quarterMeans(rss),
-      peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), heapQuarters: quarterMeans(heap), clickMs: clicks, slowClicks: slowClicks(clicks, clickAt.map((t) => t - startedAt), done.map(([t, n]) => [t - startedAt, n]), frames, startedAt), longFrames: summarizeLongFrames(frames),
+      peakHeap: Math.max(...heap.map((s) => s.bytes)), heapGrowth: growth(heap), heapQuarters: quarterMeans(heap), clickMs: clicks, slowClicks: slowClicks(clicks, clickAt.map((t) => t - startedAt), done.map(([t, n]) => [t - startedAt, n]), frames, startedAt), longFrames: summarizeLongFrames(frames, startedAt),
     };
   } finally {
     await browser.close();

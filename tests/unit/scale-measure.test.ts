@@ -4,7 +4,7 @@
  * clicks answered in over 200 ms, with when they came.
  */
 import { describe, expect, it } from 'vitest';
-import { growth, quarterMeans, slowClicks, type MemorySample } from '../../src/bench/scale-measure';
+import { growth, quarterMeans, slowClicks, summarizeLongFrames, type MemorySample } from '../../src/bench/scale-measure';
 
 const samples = (bytes: number[]): MemorySample[] => bytes.map((b, i) => ({ at: i * 1000, bytes: b }));
 
@@ -39,5 +39,15 @@ describe('slow clicks', () => {
       { startTime: 9000, duration: 300, renderMs: 0, scripts: [{ what: 'elsewhere', duration: 300 }] },
     ];
     expect(slowClicks([250], [1500], [], frames, 1000)).toBe('1 of 1: 250 ms at 1.5 s (0 done; frames 180+90 ms, rendering 80 ms, MessagePort.onmessage 150 ms)');
+  });
+
+  it("sums the run's long frames only: one that ended before the run started is the dataset's load", () => {
+    const frames = [
+      { startTime: 90, duration: 1600, renderMs: 5, scripts: [] },
+      { startTime: 1650, duration: 100, renderMs: 10, scripts: [{ what: 'MessagePort.onmessage', duration: 80 }] },
+      { startTime: 5000, duration: 60, renderMs: 60, scripts: [] },
+    ];
+    expect(summarizeLongFrames(frames, 1700)).toBe('2 long frames, 160 ms in all, longest 100 ms; rendering 70 ms; scripts: MessagePort.onmessage 80 ms');
+    expect(summarizeLongFrames(frames)).toMatch(/^3 long frames, 1760 ms in all, longest 1600 ms;/);
   });
 });
