@@ -23,6 +23,10 @@ export interface RatioRow {
   ratio: number;
 }
 
+/** The pools warmOpen loaded, by the number it returned. */
+const warmPools = new Map<number, ReturnType<typeof createBrowserExecutor>>();
+let lastWarmPool = 0;
+
 const api = {
   /** From creating the executor (nothing loaded) to the first result of one program. */
   async coldStart(item: BenchProgram, timeoutMs: number) {
@@ -35,28 +39,41 @@ const api = {
   },
 
   /**
-   * Warm latency: one run at a time on a loaded worker (a first untimed round loads it), then
-   * throughput: every program `rounds` times through a pool of `poolSize` workers.
+   * A pool loaded by one untimed run of each program and kept between calls, so that the bench
+   * can alternate its timed rounds with the native ones (src/cli/bench.ts): a change of load on
+   * the machine then falls on both sides alike.
    */
-  async warm(items: BenchProgram[], rounds: number, poolSize: number, timeoutMs: number) {
+  async warmOpen(items: BenchProgram[], poolSize: number, timeoutMs: number): Promise<number> {
     const executor = createBrowserExecutor({ poolSize });
     for (const item of items) await executor.run({ ...item, timeoutMs });
+    warmPools.set(++lastWarmPool, executor);
+    return lastWarmPool;
+  },
+
+  /** Warm latency, one round: each program once, one at a time on the loaded pool. */
+  async warmRound(pool: number, items: BenchProgram[], timeoutMs: number) {
+    const executor = warmPools.get(pool)!;
     const latencies: number[] = [];
     const failures: string[] = [];
-    for (let r = 0; r < rounds; r++) {
-      for (const item of items) {
-        const t = performance.now();
-        const result = await executor.run({ ...item, timeoutMs });
-        latencies.push(performance.now() - t);
-        if (result.exitCode !== 0) failures.push(result.stderr.slice(0, 200));
-      }
+    for (const item of items) {
+      const t = performance.now();
+      const result = await executor.run({ ...item, timeoutMs });
+      latencies.push(performance.now() - t);
+      if (result.exitCode !== 0) failures.push(result.stderr.slice(0, 200));
     }
+    return { latencies, failures };
+  },
+
+  /** Throughput: every program `rounds` times through the pool at once; then the pool is closed. */
+  async warmClose(pool: number, items: BenchProgram[], rounds: number, timeoutMs: number) {
+    const executor = warmPools.get(pool)!;
+    warmPools.delete(pool);
     const queue = Array.from({ length: rounds }, () => items).flat();
     const t = performance.now();
     await Promise.all(queue.map((item) => executor.run({ ...item, timeoutMs })));
     const throughputSeconds = (performance.now() - t) / 1000;
     await executor.dispose();
-    return { latencies, runsPerSecond: queue.length / throughputSeconds, failures };
+    return { runsPerSecond: queue.length / throughputSeconds };
   },
 
   /**

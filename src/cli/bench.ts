@@ -82,42 +82,54 @@ function benchPrograms(problems: Problem[]): Map<LanguageId, BenchProgram[]> {
   return byLanguage;
 }
 
-async function nodeFigures(language: LanguageId, items: BenchProgram[]) {
+/** Node's cold start: from a new pool (nothing loaded) to the first program's result. */
+async function nodeColdStart(item: BenchProgram): Promise<number> {
   const started = performance.now();
   const cold = createNodeExecutor({ poolSize: 1 });
-  await cold.run({ ...items[0]!, timeoutMs: TIMEOUT_MS });
-  const coldMs = performance.now() - started;
+  await cold.run({ ...item, timeoutMs: TIMEOUT_MS });
+  const ms = performance.now() - started;
   await cold.dispose();
+  return ms;
+}
 
+/** A Node pool loaded by one untimed run of each program, for the interleaved rounds. */
+async function nodeWarmPool(items: BenchProgram[]) {
   const executor = createNodeExecutor({ poolSize: 2 });
   for (const item of items) await executor.run({ ...item, timeoutMs: TIMEOUT_MS });
-  const warm: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const item of items) {
-      const t = performance.now();
-      const result = await executor.run({ ...item, timeoutMs: TIMEOUT_MS });
-      warm.push(performance.now() - t);
-      if (result.exitCode !== 0) log(`  warning: a canonical ${language} program failed under Node: ${result.stderr.slice(0, 200)}`);
-    }
+  return executor;
+}
+
+/** One timed round under Node: each program once, one at a time. */
+async function nodeRound(executor: ReturnType<typeof createNodeExecutor>, language: LanguageId, items: BenchProgram[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const item of items) {
+    const t = performance.now();
+    const result = await executor.run({ ...item, timeoutMs: TIMEOUT_MS });
+    times.push(performance.now() - t);
+    if (result.exitCode !== 0) log(`  warning: a canonical ${language} program failed under Node: ${result.stderr.slice(0, 200)}`);
   }
+  return times;
+}
+
+/** Node's throughput: every program ROUNDS times through the pool at once; then the pool is closed. */
+async function nodeThroughput(executor: ReturnType<typeof createNodeExecutor>, items: BenchProgram[]): Promise<number> {
   const queue = Array.from({ length: ROUNDS }, () => items).flat();
   const t = performance.now();
   await Promise.all(queue.map((item) => executor.run({ ...item, timeoutMs: TIMEOUT_MS })));
   const throughput = queue.length / ((performance.now() - t) / 1000);
   await executor.dispose();
-  return { coldMs, warm, throughput };
+  return throughput;
 }
 
-async function nativeFigures(items: BenchProgram[]) {
+/** One round of native processes: each program once, a new process each. */
+async function nativeRound(items: BenchProgram[]): Promise<{ times: number[]; command: string }> {
   const times: number[] = [];
   let command = '';
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const item of items) {
-      const t = performance.now();
-      const result = await runNative({ ...item, timeoutMs: TIMEOUT_MS });
-      times.push(performance.now() - t);
-      command = result.runtime;
-    }
+  for (const item of items) {
+    const t = performance.now();
+    const result = await runNative({ ...item, timeoutMs: TIMEOUT_MS });
+    times.push(performance.now() - t);
+    command = result.runtime;
   }
   return { times, command };
 }
@@ -214,15 +226,30 @@ async function main(): Promise<void> {
       const items = programs.get(language);
       if (!items?.length) continue;
       log(`${LANGUAGE_NAMES[language]}: ${items.length} programs × ${ROUNDS} rounds; native: ${nativeBinary(language).label}`);
-      const node = await nodeFigures(language, items);
-      const native = await nativeFigures(items);
+      const nodeCold = await nodeColdStart(items[0]!);
       const cold = await (await bench()).evaluate((b, [item, t]) => b.coldStart(item, t), [items[0]!, TIMEOUT_MS] as const);
-      const warm = await (await bench()).evaluate((b, [list, r, t]) => b.warm(list, r, 2, t), [items, ROUNDS, TIMEOUT_MS] as const);
-      for (const f of warm.failures) log(`  warning: a canonical ${language} program failed in Chromium: ${f}`);
+      const node = await nodeWarmPool(items);
+      const pool = await (await bench()).evaluate((b, [list, t]) => b.warmOpen(list, 2, t), [items, TIMEOUT_MS] as const);
+      // The timed rounds alternate native, Chromium and Node, so a change of load on the machine
+      // during the language's measurement falls on every column alike.
+      const native: number[] = [];
+      const chromiumWarm: number[] = [];
+      const nodeWarm: number[] = [];
+      let nativeCommand = '';
+      for (let r = 0; r < ROUNDS; r++) {
+        const round = await nativeRound(items);
+        native.push(...round.times);
+        nativeCommand = round.command;
+        const warm = await (await bench()).evaluate((b, [p, list, t]) => b.warmRound(p, list, t), [pool, items, TIMEOUT_MS] as const);
+        for (const f of warm.failures) log(`  warning: a canonical ${language} program failed in Chromium: ${f}`);
+        chromiumWarm.push(...warm.latencies);
+        nodeWarm.push(...(await nodeRound(node, language, items)));
+      }
+      const { runsPerSecond } = await (await bench()).evaluate((b, [p, list, r, t]) => b.warmClose(p, list, r, t), [pool, items, ROUNDS, TIMEOUT_MS] as const);
       figures.push({
-        language, programs: items.length, nodeCold: node.coldMs, chromiumCold: cold.ms,
-        nodeWarm: node.warm, chromiumWarm: warm.latencies, native: native.times,
-        nodeThroughput: node.throughput, chromiumThroughput: warm.runsPerSecond, nativeCommand: native.command,
+        language, programs: items.length, nodeCold, chromiumCold: cold.ms,
+        nodeWarm, chromiumWarm, native,
+        nodeThroughput: await nodeThroughput(node, items), chromiumThroughput: runsPerSecond, nativeCommand,
       });
     }
     chromiumHeap = await chromiumHeapBytes(page);
@@ -274,7 +301,7 @@ function writeReport(
   const out = (s = '') => lines.push(s);
   out('# Performance');
   out();
-  out(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${mb(totalmem())} memory, Node ${process.version}, Debian Chromium. ${ROUNDS} rounds over every canonical program of the demo set (demo and full tests), all in one run, so both columns saw the same machine state.`);
+  out(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${mb(totalmem())} memory, Node ${process.version}, Debian Chromium. ${ROUNDS} rounds over every canonical program of the demo set (demo and full tests); each language's rounds alternate native, Chromium and Node, so a change of load on the machine falls on every column alike.`);
   out();
   out('Per test run, warm: one program at a time on a loaded worker, from the request to the result (message passing included). Native: a new process per program, the way the official sandbox runs it.');
   out();

@@ -35,6 +35,7 @@ it('npm run bench finishes on its smallest setting and prints its report', async
   // The native side names an absolute path to a real binary and its version, never a bare name.
   for (const [, command] of rows) expect(command).toMatch(/^\/\S+ \(.*\d+\.\d+.*\)$/);
   expect(report).toContain('(geometric mean over Python, Shell)');
+  expect(report).toContain("each language's rounds alternate native, Chromium and Node");
   // Every runtime's download size comes from the files the build actually laid out.
   expect(report).toMatch(/Python: .*\| \d+(\.\d+)? MB/);
   expect(existsSync(join(out, 'bench.svg'))).toBe(true);
