@@ -32,9 +32,6 @@ import { compiledModule } from '../host/shared-module';
 import type { RuntimeShared, SharingRuntime } from '../loader';
 import phpIni from './php.ini?raw';
 
-/** The files the host hands in: name → bytes (runtimes/host/catalog.ts maps them to node_modules). */
-export const PHP_FILES = ['php.js', 'php.wasm'] as const;
-
 /**
  * Extensions compiled into php-wasm that Ubuntu's php8.1-cli (+ php-xml, php-intl, as installed
  * by the sandbox) does not load: their functions are disabled. (The classes they define, e.g.
