@@ -4,12 +4,10 @@
  */
 import * as Plot from '@observablehq/plot';
 import { createBrowserExecutor } from '../../runtimes/host/browser';
-import type { LanguageId, RunResult } from '../contracts';
+import type { RunResult } from '../contracts';
+import { loadPool, throughput, timedRound, type BenchProgram } from './rounds';
 
-export interface BenchProgram {
-  language: LanguageId;
-  program: string;
-}
+export type { BenchProgram } from './rounds';
 
 export interface ChartRow {
   language: string;
@@ -44,36 +42,22 @@ const api = {
    * the machine then falls on both sides alike.
    */
   async warmOpen(items: BenchProgram[], poolSize: number, timeoutMs: number): Promise<number> {
-    const executor = createBrowserExecutor({ poolSize });
-    for (const item of items) await executor.run({ ...item, timeoutMs });
-    warmPools.set(++lastWarmPool, executor);
+    warmPools.set(++lastWarmPool, await loadPool(createBrowserExecutor({ poolSize }), items, timeoutMs));
     return lastWarmPool;
   },
 
   /** Warm latency, one round: each program once, one at a time on the loaded pool. */
   async warmRound(pool: number, items: BenchProgram[], timeoutMs: number) {
     const executor = warmPools.get(pool)!;
-    const latencies: number[] = [];
-    const failures: string[] = [];
-    for (const item of items) {
-      const t = performance.now();
-      const result = await executor.run({ ...item, timeoutMs });
-      latencies.push(performance.now() - t);
-      if (result.exitCode !== 0) failures.push(result.stderr.slice(0, 200));
-    }
-    return { latencies, failures };
+    const { ms, results } = await timedRound(items, (item) => executor.run({ ...item, timeoutMs }));
+    return { latencies: ms, failures: results.filter((r) => r.exitCode !== 0).map((r) => r.stderr.slice(0, 200)) };
   },
 
   /** Throughput: every program `rounds` times through the pool at once; then the pool is closed. */
   async warmClose(pool: number, items: BenchProgram[], rounds: number, timeoutMs: number) {
     const executor = warmPools.get(pool)!;
     warmPools.delete(pool);
-    const queue = Array.from({ length: rounds }, () => items).flat();
-    const t = performance.now();
-    await Promise.all(queue.map((item) => executor.run({ ...item, timeoutMs })));
-    const throughputSeconds = (performance.now() - t) / 1000;
-    await executor.dispose();
-    return { runsPerSecond: queue.length / throughputSeconds };
+    return { runsPerSecond: await throughput(executor, items, rounds, timeoutMs) };
   },
 
   /**

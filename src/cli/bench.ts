@@ -11,10 +11,11 @@ import type { Page } from 'playwright-core';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { NATIVE_COMMANDS, nativeBinary, runNative } from '../../runtimes/native/process';
 import { chooseSource, launchChromium, openApp, selectLanguages, startAppServer, visitApp } from '../bench/app-page';
-import type { BenchApi, BenchProgram, ChartRow, RatioRow } from '../bench/page';
+import type { BenchApi, ChartRow, RatioRow } from '../bench/page';
+import { loadPool, throughput, timedRound, type BenchProgram } from '../bench/rounds';
 import { quantile } from '../bench/scale-measure';
 import { evaluateAll } from '../core/engine';
-import { LANGUAGE_NAMES, normalizeLanguage, type LanguageId, type Problem } from '../contracts';
+import { LANGUAGE_NAMES, normalizeLanguage, type Executor, type LanguageId, type Problem } from '../contracts';
 import { parseDataset } from '../core/records';
 import { spliceProgram } from '../core/rules';
 import { canonicalModel } from '../models/canonical';
@@ -92,46 +93,11 @@ async function nodeColdStart(item: BenchProgram): Promise<number> {
   return ms;
 }
 
-/** A Node pool loaded by one untimed run of each program, for the interleaved rounds. */
-async function nodeWarmPool(items: BenchProgram[]) {
-  const executor = createNodeExecutor({ poolSize: 2 });
-  for (const item of items) await executor.run({ ...item, timeoutMs: TIMEOUT_MS });
-  return executor;
-}
-
 /** One timed round under Node: each program once, one at a time. */
-async function nodeRound(executor: ReturnType<typeof createNodeExecutor>, language: LanguageId, items: BenchProgram[]): Promise<number[]> {
-  const times: number[] = [];
-  for (const item of items) {
-    const t = performance.now();
-    const result = await executor.run({ ...item, timeoutMs: TIMEOUT_MS });
-    times.push(performance.now() - t);
-    if (result.exitCode !== 0) log(`  warning: a canonical ${language} program failed under Node: ${result.stderr.slice(0, 200)}`);
-  }
-  return times;
-}
-
-/** Node's throughput: every program ROUNDS times through the pool at once; then the pool is closed. */
-async function nodeThroughput(executor: ReturnType<typeof createNodeExecutor>, items: BenchProgram[]): Promise<number> {
-  const queue = Array.from({ length: ROUNDS }, () => items).flat();
-  const t = performance.now();
-  await Promise.all(queue.map((item) => executor.run({ ...item, timeoutMs: TIMEOUT_MS })));
-  const throughput = queue.length / ((performance.now() - t) / 1000);
-  await executor.dispose();
-  return throughput;
-}
-
-/** One round of native processes: each program once, a new process each. */
-async function nativeRound(items: BenchProgram[]): Promise<{ times: number[]; command: string }> {
-  const times: number[] = [];
-  let command = '';
-  for (const item of items) {
-    const t = performance.now();
-    const result = await runNative({ ...item, timeoutMs: TIMEOUT_MS });
-    times.push(performance.now() - t);
-    command = result.runtime;
-  }
-  return { times, command };
+async function nodeRound(executor: Executor, language: LanguageId, items: BenchProgram[]): Promise<number[]> {
+  const { ms, results } = await timedRound(items, (item) => executor.run({ ...item, timeoutMs: TIMEOUT_MS }));
+  for (const r of results) if (r.exitCode !== 0) log(`  warning: a canonical ${language} program failed under Node: ${r.stderr.slice(0, 200)}`);
+  return ms;
 }
 
 /** The app itself: from pressing Run (canonical, Python only) to the first finished problem. */
@@ -228,7 +194,7 @@ async function main(): Promise<void> {
       log(`${LANGUAGE_NAMES[language]}: ${items.length} programs × ${ROUNDS} rounds; native: ${nativeBinary(language).label}`);
       const nodeCold = await nodeColdStart(items[0]!);
       const cold = await (await bench()).evaluate((b, [item, t]) => b.coldStart(item, t), [items[0]!, TIMEOUT_MS] as const);
-      const node = await nodeWarmPool(items);
+      const node = await loadPool(createNodeExecutor({ poolSize: 2 }), items, TIMEOUT_MS);
       const pool = await (await bench()).evaluate((b, [list, t]) => b.warmOpen(list, 2, t), [items, TIMEOUT_MS] as const);
       // The timed rounds alternate native, Chromium and Node, so a change of load on the machine
       // during the language's measurement falls on every column alike.
@@ -237,9 +203,9 @@ async function main(): Promise<void> {
       const nodeWarm: number[] = [];
       let nativeCommand = '';
       for (let r = 0; r < ROUNDS; r++) {
-        const round = await nativeRound(items);
-        native.push(...round.times);
-        nativeCommand = round.command;
+        const round = await timedRound(items, (item) => runNative({ ...item, timeoutMs: TIMEOUT_MS }));
+        native.push(...round.ms);
+        nativeCommand = round.results.at(-1)!.runtime;
         const warm = await (await bench()).evaluate((b, [p, list, t]) => b.warmRound(p, list, t), [pool, items, TIMEOUT_MS] as const);
         for (const f of warm.failures) log(`  warning: a canonical ${language} program failed in Chromium: ${f}`);
         chromiumWarm.push(...warm.latencies);
@@ -249,7 +215,7 @@ async function main(): Promise<void> {
       figures.push({
         language, programs: items.length, nodeCold, chromiumCold: cold.ms,
         nodeWarm, chromiumWarm, native,
-        nodeThroughput: await nodeThroughput(node, items), chromiumThroughput: runsPerSecond, nativeCommand,
+        nodeThroughput: await throughput(node, items, ROUNDS, TIMEOUT_MS), chromiumThroughput: runsPerSecond, nativeCommand,
       });
     }
     chromiumHeap = await chromiumHeapBytes(page);
