@@ -51,10 +51,12 @@ export async function crossCheck(
     runtimes[slot] ||= run.runtime;
     return judgeRun(language, run);
   };
-  const results = await Promise.all(programs.map(async ({ label, program }) => {
-    const [a, b] = await Promise.all([verdict(first, program, 0), verdict(second, program, 1)]);
-    return { label, first: a, second: b };
-  }));
+  // One side after the other, each with the machine to itself: run side by side, a C++ compile in
+  // WebAssembly and g++ under the runner competed for the same cores, and programs well inside the
+  // limit on either side alone timed out (CI, 2026-12-03: 4 of 20 C++ programs at 8 s).
+  const ofFirst = await Promise.all(programs.map(({ program }) => verdict(first, program, 0)));
+  const ofSecond = await Promise.all(programs.map(({ program }) => verdict(second, program, 1)));
+  const results = programs.map(({ label }, i) => ({ label, first: ofFirst[i]!, second: ofSecond[i]! }));
   const disagreements = results.filter((r) => r.first !== r.second);
   return {
     language,
