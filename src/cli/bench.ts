@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { cpus, totalmem } from 'node:os';
 import type { Page } from 'playwright-core';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import { NATIVE_COMMANDS, nativeBinary, runNative } from '../../runtimes/native/process';
+import { NATIVE_COMMANDS, nativeBinary, processStartMs, runNative } from '../../runtimes/native/process';
 import { chooseSource, launchChromium, openApp, selectLanguages, startAppServer, visitApp } from '../bench/app-page';
 import type { BenchApi, ChartRow, RatioRow } from '../bench/page';
 import { loadPool, throughput, timedRound, type BenchProgram } from '../bench/rounds';
@@ -177,6 +177,8 @@ async function main(): Promise<void> {
   const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems;
   const programs = benchPrograms(problems);
   const figures: LanguageFigures[] = [];
+  const processStart = [await processStartMs()];
+  log(`a new process (/bin/true) takes ${ms(processStart[0]!)} ms here (median of 30)`);
 
   const server = await startAppServer(process.cwd());
   const { origin } = server;
@@ -241,10 +243,11 @@ async function main(): Promise<void> {
     await server.close();
   }
 
+  processStart.push(await processStartMs());
   log(`soak: ${SOAK_PROBLEMS} problems (${SOAK_LANGUAGES.join(', ')}) under Node…`);
   const soaked = await soak(problems);
   const sizes = assetSizes();
-  writeReport(figures, soaked, sizes, appFirstResult, chromiumHeap, chartSvg, ratioSvg);
+  writeReport(figures, soaked, sizes, appFirstResult, chromiumHeap, chartSvg, ratioSvg, processStart);
 }
 
 /** Each language's speedup (native median ÷ Chromium median) and their geometric mean. */
@@ -261,6 +264,7 @@ function writeReport(
   chromiumHeap: number,
   chartSvg: string,
   ratioSvg: string,
+  processStart: number[],
 ): void {
   const { speedups, geomean } = ratios(figures);
   const lines: string[] = [];
@@ -268,6 +272,8 @@ function writeReport(
   out('# Performance');
   out();
   out(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${mb(totalmem())} memory, Node ${process.version}, Debian Chromium. ${ROUNDS} rounds over every canonical program of the demo set (demo and full tests); each language's rounds alternate native, Chromium and Node, so a change of load on the machine falls on every column alike.`);
+  out();
+  out(`Host reference: a new process (\`/bin/true\`, started as the native column starts its commands) took ${processStart.map(ms).join(' ms before the rounds and ')} ms after them (medians of 30). The native column moves with it from one day to the next on the same machine (17 ms for \`bash\` one day, 60 ms the next), so compare ratios within one run, and runs by this figure.`);
   out();
   out('Per test run, warm: one program at a time on a loaded worker, from the request to the result (message passing included). Native: a new process per program, the way the official sandbox runs it.');
   out();

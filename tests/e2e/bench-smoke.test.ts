@@ -36,6 +36,15 @@ it('npm run bench finishes on its smallest setting and prints its report', async
   for (const [, command] of rows) expect(command).toMatch(/^\/\S+ \(.*\d+\.\d+.*\)$/);
   expect(report).toContain('(geometric mean over Python, Shell)');
   expect(report).toContain("each language's rounds alternate native, Chromium and Node");
+  // The host's process-start reference, before and after the rounds: a bare /bin/true costs less
+  // than bash running a test program, which pays the same start and then its own work.
+  const reference = /Host reference: .* took (\d+(?:\.\d+)?) ms before the rounds and (\d+(?:\.\d+)?) ms after them/.exec(report);
+  expect(reference, 'the host reference line').not.toBeNull();
+  const shellNative = Number(/^\| Shell \| \d+ \| `[^`]+` \| (\d+(?:\.\d+)?) \//m.exec(report)![1]);
+  for (const ms of [Number(reference![1]), Number(reference![2])]) {
+    expect(ms).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(shellNative);
+  }
   // Every runtime's download size comes from the files the build actually laid out.
   expect(report).toMatch(/Python: .*\| \d+(\.\d+)? MB/);
   expect(existsSync(join(out, 'bench.svg'))).toBe(true);
