@@ -117,19 +117,18 @@ export async function runNative(request: RunRequest): Promise<RunResult> {
 }
 
 /**
- * The host's cost of a new process, measured the way runNative starts one: the median time of
+ * The host's cost of a new process, measured the way runNative starts one: the times (ms) of
  * `samples` runs of `/bin/true`. The native columns of the bench move with it from one day to the
- * next on the same machine, so the bench prints it beside its ratios.
+ * next on the same machine, so the bench prints their median beside its ratios.
  */
-export async function processStartMs(samples = 30): Promise<number> {
+export async function processStartTimes(samples = 30): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const started = performance.now();
     await runStep(['/bin/true'], tmpdir(), started + 10_000, [], []);
     times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return times;
 }
 
 export function createNativeExecutor(): Executor {

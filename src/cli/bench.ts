@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { cpus, totalmem } from 'node:os';
 import type { Page } from 'playwright-core';
 import { createNodeExecutor } from '../../runtimes/host/node';
-import { NATIVE_COMMANDS, nativeBinary, processStartMs, runNative } from '../../runtimes/native/process';
+import { NATIVE_COMMANDS, nativeBinary, processStartTimes, runNative } from '../../runtimes/native/process';
 import { chooseSource, launchChromium, openApp, selectLanguages, startAppServer, visitApp } from '../bench/app-page';
 import type { BenchApi, ChartRow, RatioRow } from '../bench/page';
 import { loadPool, throughput, timedRound, type BenchProgram } from '../bench/rounds';
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
   const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems;
   const programs = benchPrograms(problems);
   const figures: LanguageFigures[] = [];
-  const processStart = [await processStartMs()];
+  const processStart = [median(await processStartTimes())];
   log(`a new process (/bin/true) takes ${ms(processStart[0]!)} ms here (median of 30)`);
 
   const server = await startAppServer(process.cwd());
@@ -243,7 +243,7 @@ async function main(): Promise<void> {
     await server.close();
   }
 
-  processStart.push(await processStartMs());
+  processStart.push(median(await processStartTimes()));
   log(`soak: ${SOAK_PROBLEMS} problems (${SOAK_LANGUAGES.join(', ')}) under Node…`);
   const soaked = await soak(problems);
   const sizes = assetSizes();
