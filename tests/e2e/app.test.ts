@@ -114,6 +114,17 @@ describe('benchtop in Chromium', () => {
     await page.getByTestId('model-select').selectOption({ label: 'Recorded demo answers' });
     await page.getByTestId('time-limit').fill(String(TIME_LIMIT_SECONDS));
     expect(await page.getByTestId('mode-select').inputValue()).toBe('compat');
+    // Every text C++'s line of the runtime status showed: its download in MB and its load are
+    // checked here, where the page loads clang anyway (tests/e2e/languages.test.ts checks the others).
+    await page.evaluate(() => {
+      const log: string[] = [];
+      (window as unknown as { cppStatus: string[] }).cppStatus = log;
+      new MutationObserver(() => {
+        const line = [...document.querySelectorAll('[data-testid="runtime-status"] li')].find((li) => li.querySelector('.lang')?.textContent === 'C++');
+        const text = line?.textContent ?? '';
+        if (text && log[log.length - 1] !== text) log.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.getByTestId('run-button').click();
     await page.locator('[data-testid="progress"][data-state="running"]').waitFor();
     // The test's whole budget (it no longer waits for a CLI run first): C++ and R load here too.
@@ -125,6 +136,9 @@ describe('benchtop in Chromium', () => {
     expect(await page.getByTestId('mode').textContent()).toBe('compat mode');
     expect(await page.getByTestId('progress').getAttribute('data-done')).toBe(String(demoRunnable));
     expect(await page.getByTestId('runtime-status').textContent()).toContain('Python');
+    const cppStatus = (await page.evaluate(() => (window as unknown as { cppStatus: string[] }).cppStatus)).join('\n');
+    expect(cppStatus).toMatch(/downloading runtime files: [\d.]+( of [\d.]+)? MB/);
+    expect(cppStatus).toMatch(/loading .*MB\)…/);
   });
 
   it('shows one row per language that ran', async () => {
