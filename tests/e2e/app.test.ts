@@ -17,7 +17,7 @@ import { trustedInPage } from '../../runtimes/host/catalog';
 import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
 import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
-import { appOrigin, useChromium } from '../support/e2e';
+import { appOrigin, recordRuntimeStatus, runtimeStatusTexts, useChromium } from '../support/e2e';
 
 /**
  * Shorter than the official 30 s, so the recorded infinite loops cost less; long enough for a C++
@@ -116,15 +116,7 @@ describe('benchtop in Chromium', () => {
     expect(await page.getByTestId('mode-select').inputValue()).toBe('compat');
     // Every text C++'s line of the runtime status showed: its download in MB and its load are
     // checked here, where the page loads clang anyway (tests/e2e/languages.test.ts checks the others).
-    await page.evaluate(() => {
-      const log: string[] = [];
-      (window as unknown as { cppStatus: string[] }).cppStatus = log;
-      new MutationObserver(() => {
-        const line = [...document.querySelectorAll('[data-testid="runtime-status"] li')].find((li) => li.querySelector('.lang')?.textContent === 'C++');
-        const text = line?.textContent ?? '';
-        if (text && log[log.length - 1] !== text) log.push(text);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    await recordRuntimeStatus(page, { from: 'now', language: 'C++' });
     await page.getByTestId('run-button').click();
     await page.locator('[data-testid="progress"][data-state="running"]').waitFor();
     // The test's whole budget (it no longer waits for a CLI run first): C++ and R load here too.
@@ -136,7 +128,7 @@ describe('benchtop in Chromium', () => {
     expect(await page.getByTestId('mode').textContent()).toBe('compat mode');
     expect(await page.getByTestId('progress').getAttribute('data-done')).toBe(String(demoRunnable));
     expect(await page.getByTestId('runtime-status').textContent()).toContain('Python');
-    const cppStatus = (await page.evaluate(() => (window as unknown as { cppStatus: string[] }).cppStatus)).join('\n');
+    const cppStatus = (await runtimeStatusTexts(page)).join('\n');
     expect(cppStatus).toMatch(/downloading runtime files: [\d.]+( of [\d.]+)? MB/);
     expect(cppStatus).toMatch(/loading .*MB\)…/);
   });

@@ -11,7 +11,7 @@ import { CATALOG } from '../../runtimes/host/catalog';
 import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
 import { visitApp } from '../../src/bench/app-page';
 import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
-import { appOrigin, useChromium } from '../support/e2e';
+import { appOrigin, recordRuntimeStatus, runtimeStatusTexts, useChromium } from '../support/e2e';
 
 describe('every in-page language in Chromium', () => {
   const chromium = useChromium();
@@ -19,20 +19,7 @@ describe('every in-page language in Chromium', () => {
   const origin = appOrigin();
   const requests: string[] = [];
 
-  /** Every text the runtime status line showed (a MutationObserver in the page keeps them). */
-  const statusLog = async (): Promise<string[]> => page.evaluate(() => (window as unknown as { statusLog: string[] }).statusLog);
-
-  /** Starts keeping the status line's texts, from this visit on. */
-  async function logStatus(): Promise<void> {
-    await page.evaluate(() => {
-      const log: string[] = [];
-      (window as unknown as { statusLog: string[] }).statusLog = log;
-      new MutationObserver(() => {
-        const text = document.querySelector('[data-testid="runtime-status"]')?.textContent ?? '';
-        if (text && log[log.length - 1] !== text) log.push(text);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
-  }
+  const statusLog = () => runtimeStatusTexts(page);
 
   /** Runs the first demo problem of `language` with its canonical solution; returns the Pass@1 line. */
   async function runOne(language: LanguageId): Promise<string> {
@@ -50,7 +37,7 @@ describe('every in-page language in Chromium', () => {
 
   beforeAll(async () => {
     ({ page } = await chromium.openApp({ requests }));
-    await logStatus();
+    await recordRuntimeStatus(page, { from: 'now' });
   });
 
   // C++ is left to tests/e2e/app.test.ts, which loads clang in the page anyway and checks the same
@@ -83,14 +70,7 @@ describe('every in-page language in Chromium', () => {
     requests.length = 0;
     // From the visit's first moment: with Pyodide cached, the page starts Python as the demo set
     // loads (runtimes.svelte.ts warmAhead), which may report its files before visitApp returns.
-    await page.addInitScript(() => {
-      const log: string[] = [];
-      (window as unknown as { statusLog: string[] }).statusLog = log;
-      new MutationObserver(() => {
-        const text = document.querySelector('[data-testid="runtime-status"]')?.textContent ?? '';
-        if (text && log[log.length - 1] !== text) log.push(text);
-      }).observe(document, { subtree: true, childList: true, characterData: true });
-    });
+    await recordRuntimeStatus(page, { from: 'each visit' });
     await visitApp(page, origin);
     const language = WORKER_LANGUAGES[0]!;
     expect(await runOne(language)).toBe('Pass@1: 100.0% (1/1)');

@@ -3,7 +3,7 @@
  * origin of the one preview server (tests/support/app-server.ts) and one Chromium for the file,
  * launched when first asked for and closed after the file.
  */
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, inject } from 'vitest';
 import { launchChromium, openApp, type OpenOptions } from '../../src/bench/app-page';
 
@@ -26,3 +26,28 @@ export function useChromium(): { browser: () => Promise<Browser>; openApp: (opti
   });
   return { browser, openApp: async (options) => openApp(await browser(), appOrigin(), options) };
 }
+
+/**
+ * Keeps, in the page, every text the runtime status showed: all of it, or only the line of the
+ * language named `language` (as the status list names it, e.g. 'C++'). `from: 'now'` starts at once;
+ * `'each visit'` starts with each later visit, before the page's own scripts run (the page may start
+ * a runtime as it loads). Read them with `runtimeStatusTexts`.
+ */
+export async function recordRuntimeStatus(page: Page, options: { from: 'now' | 'each visit'; language?: string }): Promise<void> {
+  const record = (language: string | null) => {
+    const log: string[] = [];
+    (window as unknown as { runtimeStatusTexts: string[] }).runtimeStatusTexts = log;
+    new MutationObserver(() => {
+      const status = document.querySelector('[data-testid="runtime-status"]');
+      const line = language === null ? status : [...(status?.querySelectorAll('li') ?? [])].find((li) => li.querySelector('.lang')?.textContent === language);
+      const text = line?.textContent ?? '';
+      if (text && log[log.length - 1] !== text) log.push(text);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  };
+  const language = options.language ?? null;
+  if (options.from === 'now') await page.evaluate(record, language);
+  else await page.addInitScript(record, language);
+}
+
+/** The texts `recordRuntimeStatus` kept, oldest first. */
+export const runtimeStatusTexts = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { runtimeStatusTexts: string[] }).runtimeStatusTexts);
