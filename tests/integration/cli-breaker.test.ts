@@ -4,19 +4,18 @@
  * handful of requests (not problems × attempts), says why and what to do, and exits non-zero.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BREAKER_ATTEMPTS } from '../../src/models/breaker';
 import { startMockProvider, type MockProvider } from '../support/mock-provider';
+import { tempDirs } from '../support/temp-dirs';
 
 const KEY = 'sk-mock-breaker-5c1e';
 const LANGUAGES = 'javascript,typescript';
 /** 16 problems (8 each) × 5 attempts: what the run sends for HTTP 500 without the breaker (80; 404 is not retried: 16). */
 const PROBLEMS = 16;
 const ATTEMPTS = 5;
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-breaker-'));
+const tmp = tempDirs('benchtop-breaker-')();
 
 let mock: MockProvider;
 beforeAll(async () => {

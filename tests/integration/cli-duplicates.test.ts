@@ -5,14 +5,14 @@
  * ones (bench-data/demo-answers.jsonl, checked against the real runtimes by demo.test.ts).
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problemId } from '../../src/core/ids';
 import { parseDataset } from '../../src/core/records';
 import type { Problem } from '../../src/contracts';
 import { startMockProvider, type MockProvider } from '../support/mock-provider';
+import { tempDirs } from '../support/temp-dirs';
 
 interface CliRun { code: number | null; stdout: string; stderr: string }
 
@@ -32,7 +32,7 @@ function cli(...args: string[]): Promise<CliRun> {
 }
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
 const jsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-dup-'));
+const tmp = tempDirs('benchtop-dup-')();
 const write = (name: string, records: object[]) => {
   const file = join(tmp, name);
   writeFileSync(file, records.map((r) => JSON.stringify(r) + '\n').join(''));

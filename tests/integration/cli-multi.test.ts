@@ -6,15 +6,15 @@
  * right (demo and full tests PASSED); the engine is not consulted.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildCompletionPrompt, COMPLETION_STOP } from '../../src/core/prompt';
 import { parseDataset } from '../../src/core/records';
 import { startMockProvider, type MockProvider } from '../support/mock-provider';
+import { tempDirs } from '../support/temp-dirs';
 
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-multi-'));
+const tmp = tempDirs('benchtop-multi-')();
 const LANGS = ['python', 'javascript', 'typescript'];
 const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.filter((p) => LANGS.includes(p.language));
 

@@ -4,20 +4,20 @@
  * run, a killed run resumed without duplicate requests, and the key never leaving its header.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
 import { startMockProvider, type Kind, type MockProvider } from '../support/mock-provider';
+import { tempDirs } from '../support/temp-dirs';
 
 /** The provider tests run the three quickest in-page languages: they are about providers, not runtimes. */
 const WORKER_LANGUAGES: readonly LanguageId[] = ['python', 'javascript', 'typescript'];
 
 const KEY = 'sk-mock-cli-77e1d0c3b2a9';
 const KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', gemini: 'GEMINI_API_KEY' } as const;
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-providers-'));
+const tmp = tempDirs('benchtop-providers-')();
 // The CLI without --runner runs (and asks the model about) only the languages with an in-process
 // runtime; the demo set's other languages would be reported unavailable, so the runs are limited.
 const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.filter((p) => WORKER_LANGUAGES.includes(p.language));

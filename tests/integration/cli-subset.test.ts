@@ -4,11 +4,11 @@
  * results file (Wilson score interval; stratified estimate with the finite population correction).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDataset } from '../../src/core/records';
+import { tempDirs } from '../support/temp-dirs';
 
 interface CliRun { code: number | null; stdout: string; stderr: string }
 function cli(...args: string[]): Promise<CliRun> {
@@ -19,7 +19,7 @@ function cli(...args: string[]): Promise<CliRun> {
   });
 }
 const lines = (text: string) => text.trimEnd().split('\n');
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-subset-'));
+const tmp = tempDirs('benchtop-subset-')();
 const demo = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems;
 const population = new Map<string, number>();
 for (const p of demo) population.set(p.language, (population.get(p.language) ?? 0) + 1);

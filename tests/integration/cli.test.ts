@@ -1,14 +1,14 @@
 /** `npm run eval` as a user runs it: the bundled CLI in a child process. */
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedInPage } from '../../runtimes/host/catalog';
 import { WORKER_LANGUAGES } from '../../runtimes/host/languages';
 import { LANGUAGE_NAMES, type LanguageId } from '../../src/contracts';
 import { parseDataset } from '../../src/core/records';
+import { tempDirs } from '../support/temp-dirs';
 
 interface CliRun { code: number | null; stdout: string; stderr: string }
 
@@ -20,7 +20,7 @@ function cli(...args: string[]): Promise<CliRun> {
   });
 }
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-cli-'));
+const tmp = tempDirs('benchtop-cli-')();
 const demo = readFileSync('bench-data/demo.jsonl', 'utf8');
 // Problems per language, in first-seen order; the CLI without --runner runs only the languages
 // with an in-process runtime that `auto` trusts (runtimes/host/catalog.ts) and reports the others

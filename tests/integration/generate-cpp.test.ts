@@ -5,8 +5,7 @@
  * "evaluates at 100%" is `npm run eval --model canonical` on the output file.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedRunner } from '../../runner/runner';
@@ -14,9 +13,10 @@ import { funnelCounts, seedHash } from '../../src/gen/funnel';
 import { journalOutcomes } from '../../src/gen/journal';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 import { startTestRunner } from '../support/runner-helpers';
+import { tempDirs } from '../support/temp-dirs';
 
 interface Run { code: number | null; stdout: string; stderr: string }
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-gen-cpp-'));
+const tmp = tempDirs('benchtop-gen-cpp-')();
 
 function node(script: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => {

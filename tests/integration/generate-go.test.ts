@@ -5,8 +5,7 @@
  * each come from the funnel's rules (issue #15), the verdict of a failing Go test from SPEC §4/§5.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedRunner } from '../../runner/runner';
@@ -14,9 +13,10 @@ import { funnelCounts, seedHash } from '../../src/gen/funnel';
 import { journalOutcomes } from '../../src/gen/journal';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 import { startTestRunner } from '../support/runner-helpers';
+import { tempDirs } from '../support/temp-dirs';
 
 interface Run { code: number | null; stdout: string; stderr: string }
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-gen-go-'));
+const tmp = tempDirs('benchtop-gen-go-')();
 
 function node(script: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => {

@@ -5,14 +5,14 @@
  * wire formats and records which format and key each request came in with.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
+import { tempDirs } from '../support/temp-dirs';
 
 interface Run { code: number | null; stdout: string; stderr: string }
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-gen-providers-'));
+const tmp = tempDirs('benchtop-gen-providers-')();
 const KEYS = { OPENAI_API_KEY: 'sk-gen-openai-1', CRITIC_KEY: 'sk-ant-critic-2', SMALL_KEY: 'gm-small-3' };
 
 function node(script: string, args: string[]): Promise<Run> {

@@ -4,8 +4,7 @@
  * aborted at once, and neither lands in the journal, even once the run ends afterwards. The page's
  * Stop button is tests/e2e/generate-stop.test.ts.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileJournal } from '../../src/gen/journal-file';
@@ -14,8 +13,9 @@ import { ask, runProgram, Stopped, type GenContext } from '../../src/gen/stages'
 import { createProviderModel } from '../../src/models/providers';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
 import { useNodeExecutor } from '../support/runtimes';
+import { tempDirs } from '../support/temp-dirs';
 
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-gen-stop-'));
+const tmp = tempDirs('benchtop-gen-stop-')();
 const executor = useNodeExecutor();
 let mock: GenMock;
 beforeAll(async () => {

@@ -5,17 +5,17 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedHash } from '../../src/gen/funnel';
 import { journalOutcomes } from '../../src/gen/journal';
 import { startGenMock, type GenMock } from '../support/gen-mock-provider';
+import { tempDirs } from '../support/temp-dirs';
 
 interface Run { code: number | null; stdout: string; stderr: string }
 const KEY = 'sk-gen-test-secret-0042';
-const tmp = mkdtempSync(join(tmpdir(), 'benchtop-gen-'));
+const tmp = tempDirs('benchtop-gen-')();
 
 function node(script: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => {

@@ -4,10 +4,9 @@
  * routing, and `npm run eval -- --runner` / `npm run conformance -- --runner`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateAll } from '../../src/core/engine';
@@ -20,6 +19,9 @@ import { createRoutedExecutor, routeFor } from '../../runtimes/remote/routing';
 import type { SubmitResponse } from '../../runtimes/remote/protocol';
 import type { StartedRunner } from '../../runner/runner';
 import { startTestRunner } from '../support/runner-helpers';
+import { tempDirs } from '../support/temp-dirs';
+
+const tempDir = tempDirs('benchtop-remote-cli-');
 
 const record = (language: string, solution: string, demo: string, full = demo) => JSON.stringify({
   question: `${language}: ${solution.slice(0, 40)}`, canonical_solution: solution, demo_test_func: demo, full_test_func: full, language, difficulty: 'easy',
@@ -190,7 +192,7 @@ describe('routing per language', () => {
 });
 
 describe('command line', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'benchtop-remote-cli-'));
+  const tmp = tempDir();
   const data = join(tmp, 'mixed.jsonl');
   writeFileSync(data, DATASET);
   const node = (script: string, args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

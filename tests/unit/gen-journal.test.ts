@@ -5,14 +5,16 @@
  * Also the Generate tab's seed files (src/app/lib/seeds.ts).
  */
 import 'fake-indexeddb/auto';
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedsFor, seedsFromFile } from '../../src/app/lib/seeds';
 import type { GenJournal } from '../../src/gen/journal';
 import { FileJournal } from '../../src/gen/journal-file';
 import { GenStore, type StoredEntry } from '../../src/gen/journal-idb';
+import { tempDirs } from '../support/temp-dirs';
+
+const tempDir = tempDirs('benchtop-genj-');
 
 /** Asks [q, q, r] through `journal`, counting the calls that reach the "model". */
 async function session(journal: GenJournal): Promise<{ answers: string[]; produced: number }> {
@@ -24,7 +26,7 @@ async function session(journal: GenJournal): Promise<{ answers: string[]; produc
 
 describe('generator journals', () => {
   it('file: entries are on disk before use; --resume answers from them, a torn last line is ignored', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'benchtop-genj-')), 'j.jsonl');
+    const path = join(tempDir(), 'j.jsonl');
     const first = await session(FileJournal.open(path, false));
     expect(first).toEqual({ answers: ['answer 1 to q', 'answer 2 to q', 'answer 3 to r'], produced: 3 });
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(3);

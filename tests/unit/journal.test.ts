@@ -1,6 +1,5 @@
 /** The run journal and continuing a run (src/cli/journal.ts, src/cli/resume.ts). */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDataset } from '../../src/core/records';
@@ -9,6 +8,7 @@ import type { ResultFields } from '../../src/core/result-file';
 import { openRun, planRun, ResumeError } from '../../src/cli/resume';
 import { recordedModel } from '../../src/models/recorded';
 import type { AnswerSource } from '../../src/contracts';
+import { tempDirs } from '../support/temp-dirs';
 
 const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.slice(0, 3);
 const [a, b, c] = problems.map((p) => p.id) as [string, string, string];
@@ -17,7 +17,7 @@ const fields = (verdict: ResultFields['verdict']): ResultFields => ({
   passed: verdict === 'passed', verdict, runtime: null, duration_ms: 1,
 });
 const line = (o: object) => JSON.stringify(o) + '\n';
-const dir = () => mkdtempSync(join(tmpdir(), 'benchtop-journal-'));
+const dir = tempDirs('benchtop-journal-');
 
 describe('reading a journal', () => {
   it('later lines win, a line cut by a kill is skipped, and an end line marks the run finished', () => {

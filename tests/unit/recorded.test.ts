@@ -5,7 +5,7 @@
  * is kept, under resultKey(id, sample, turn), before the caller gets it.
  */
 import 'fake-indexeddb/auto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,9 @@ import { recordedModel } from '../../src/models/recorded';
 import type { AnswerSource } from '../../src/contracts';
 import { storeAnswerLog } from '../../src/store/answer-log';
 import { emptyCounts, IndexedDbRunStore, type RunRecord, type StoredAnswer } from '../../src/store';
+import { tempDirs } from '../support/temp-dirs';
+
+const tempDir = tempDirs('benchtop-recorded-');
 
 const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.slice(0, 2);
 const [p, q] = problems as [(typeof problems)[0], (typeof problems)[0]];
@@ -75,7 +78,7 @@ describe('the page store as an AnswerLog', () => {
 
 describe('the CLI journal as an AnswerLog', () => {
   it('answers a journaled attempt from the journal and journals a new one with its sample and turn', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'benchtop-recorded-')), 'r.jsonl.journal.jsonl');
+    const path = join(tempDir(), 'r.jsonl.journal.jsonl');
     const journal = await Journal.create(path, { model: 'openai:m', data: 'demo.jsonl' });
     const prior = readJournal(JSON.stringify({ type: 'answer', id: p.id, sample: 2, turn: 1, output: 'kept' }) + '\n');
     const asked: string[] = [];
