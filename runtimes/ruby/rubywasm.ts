@@ -4,14 +4,16 @@
  * that works the same in a browser worker and in a Node worker thread.
  *
  * Start-up (once per worker): compile the module, start one VM (`ruby-init`, RubyGems included, as
- * `ruby` has them), load harness.rb, and keep a snapshot of its linear memory: only the 4 KiB pages
- * that differ from a freshly instantiated module's (a few MB of the ~70 MB).
+ * `ruby` has them), load harness.rb, and keep a snapshot of the instance: its linear memory and
+ * every mutable global (runtimes/host/wasm-snapshot.ts; asyncify's state included).
  *
- * Each run: a NEW instance of the compiled module, the snapshot pages written into its memory (the
- * VM is then exactly as it was after start-up, without paying for Ruby's boot again), a fresh file
- * system with /workdir/test.rb, and `BenchtopHarness.run`, which loads test.rb the way `ruby test.rb`
- * runs it and returns the exit status. Nothing of one run can reach the next: the instance, its
- * memory and its files are dropped.
+ * Each run: the snapshot put back into the same instance (exactly the state of a new instance after
+ * start-up, without paying for Ruby's boot or for instantiating the 29 MB module again, which was
+ * about 60% of a short program's run), a new WASI with a fresh file system holding /workdir/test.rb
+ * (the instance's WASI imports call through to the run's), and `BenchtopHarness.run`, which loads
+ * test.rb the way `ruby test.rb` runs it and returns the exit status. A program that grew the
+ * memory gets a new instance instead (a put-back memory cannot shrink), so nothing of one run can
+ * reach the next.
  *
  * harness.rb also gives the program what the official Ruby 3.0 showed where 3.4 differs (Hash
  * inspect, Struct keyword init, Set without require, removed methods), at_exit handlers and
@@ -38,6 +40,7 @@ import threads from './threads.rb?raw';
 import { packageVersion } from '../package-versions';
 import { declinedRun, OutputCapture } from '../host/output';
 import { compiledModule } from '../host/shared-module';
+import { exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
 import type { RuntimeShared, SharingRuntime } from '../loader';
 
 /** The one file the runtime needs: `@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm`. */
@@ -52,7 +55,6 @@ export interface RubyRuntimeOptions {
 
 /** ruby's own command line at start-up: UTF-8 as the default external encoding, an empty script. */
 const INIT_ARGS = ['ruby', '-EUTF-8', '-e_=0'];
-const PAGE = 4096;
 /**
  * Read by the VM as it boots: a Fiber gets the VM stack of a thread (1 MB, not 128 KB), so that a
  * program run on green threads (threads.rb) recurses as deep as in the main thread. harness.rb
@@ -114,7 +116,10 @@ const ALL_RIGHTS = (1n << 29n) - 1n;
 class BridgeRefused extends Error {}
 
 export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<SharingRuntime> {
-  const module = await compiledModule(options.files, options.shared, RUBY_WASM_FILE);
+  const module = await compiledModule(options.files, options.shared, RUBY_WASM_FILE, exposeMutableGlobals);
+  if ([...WebAssembly.Module.exports(module), ...WebAssembly.Module.imports(module)].some((e) => e.kind === 'table')) {
+    throw new Error('ruby+stdlib.wasm shares its table: the snapshot would not cover it');
+  }
   const encoder = new TextEncoder();
 
   const bridge: Record<string, () => never> = {};
@@ -126,17 +131,20 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
     }
   }
 
-  /** A new instance with its own WASI: empty stdin, stdout/stderr to `streams`, `/` with `tree`. */
-  async function instantiate(streams: Streams, tree: Map<string, Inode>, env: string[] = []) {
-    const fds = [
-      new OpenFile(new File([])),
-      new PipeOut(streams.stdout),
-      new PipeOut(streams.stderr),
-      new Root('/', tree),
-    ];
-    const wasi = new WASI([INIT_ARGS[0]!], env, fds, { debug: false });
-    const imports = {
-      wasi_snapshot_preview1: wasi.wasiImport,
+  // The WASI of the run in progress: the instance's imports call through to it, so that one
+  // instance serves every run while each run gets a new WASI (descriptors, files, environment).
+  let current: WASI | null = null;
+  const wasiImport: Record<string, (...args: never[]) => unknown> = {};
+  for (const entry of WebAssembly.Module.imports(module)) {
+    if (entry.module !== 'wasi_snapshot_preview1') continue;
+    wasiImport[entry.name] = (...args: never[]) => {
+      if (!current) throw new Error('a WASI call outside a run');
+      return (current.wasiImport[entry.name] as (...a: never[]) => unknown)(...args);
+    };
+  }
+  const instantiate = async () =>
+    (await WebAssembly.instantiate(module, {
+      wasi_snapshot_preview1: wasiImport,
       'rb-js-abi-host': bridge,
       // Handles of Ruby values are the raw VALUEs: we only ever read one Integer back.
       canonical_abi: {
@@ -144,10 +152,20 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
         'resource_new_rb-abi-value': (value: number) => value,
         'resource_get_rb-abi-value': (value: number) => value,
       },
-    };
-    const instance = await WebAssembly.instantiate(module, imports);
-    (wasi as unknown as { inst: WebAssembly.Instance }).inst = instance;
-    return { exports: instance.exports as unknown as RubyExports, wasi };
+    })).exports as unknown as RubyExports;
+
+  /** A new WASI for `exports`, made the current one: empty stdin, stdout/stderr to `streams`, `/` with `tree`. */
+  function useWasi(exports: RubyExports, streams: Streams, tree: Map<string, Inode>, env: string[] = []): WASI {
+    const fds = [
+      new OpenFile(new File([])),
+      new PipeOut(streams.stdout),
+      new PipeOut(streams.stderr),
+      new Root('/', tree),
+    ];
+    const wasi = new WASI([INIT_ARGS[0]!], env, fds, { debug: false });
+    (wasi as unknown as { inst: { exports: RubyExports } }).inst = { exports };
+    current = wasi;
+    return wasi;
   }
 
   function putString(exports: RubyExports, text: string, nul = false): [number, number] {
@@ -183,7 +201,9 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
   // Start-up: one VM, booted and prepared, whose memory every run starts from.
   const bootErrors: string[] = [];
   const bootDecoder = new TextDecoder();
-  const boot = await instantiate(
+  let exports = await instantiate();
+  const bootWasi = useWasi(
+    exports,
     { stdout: () => {}, stderr: (b) => bootErrors.push(bootDecoder.decode(b, { stream: true })) },
     new Map<string, Inode>([['benchtop', new Directory(new Map([
       ['harness.rb', new File(encoder.encode(harness))],
@@ -192,48 +212,24 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
     ]))]]),
     BOOT_ENV,
   );
-  boot.exports._initialize();
-  const list = boot.exports.cabi_realloc(0, 0, 4, INIT_ARGS.length * 8);
+  exports._initialize();
+  const list = exports.cabi_realloc(0, 0, 4, INIT_ARGS.length * 8);
   INIT_ARGS.forEach((arg, i) => {
-    const [ptr, length] = putString(boot.exports, arg, true);
-    const view = new DataView(boot.exports.memory.buffer);
+    const [ptr, length] = putString(exports, arg, true);
+    const view = new DataView(exports.memory.buffer);
     view.setInt32(list + i * 8, ptr, true);
     view.setInt32(list + i * 8 + 4, length, true);
   });
-  boot.exports[RUBY_INIT](list, INIT_ARGS.length);
-  const [, loadState] = evaluate(boot.exports, 'load "/benchtop/harness.rb"; GC.start');
-  const [versionValue, versionState] = evaluate(boot.exports, 'RUBY_VERSION');
+  exports[RUBY_INIT](list, INIT_ARGS.length);
+  const [, loadState] = evaluate(exports, 'load "/benchtop/harness.rb"; GC.start');
+  const [versionValue, versionState] = evaluate(exports, 'RUBY_VERSION');
+  current = null;
   // A file left open on our side at the snapshot would be missing from every run's file table.
-  if (loadState !== 0 || versionState !== 0 || boot.wasi.fds.slice(4).some((fd) => fd !== undefined)) {
+  if (loadState !== 0 || versionState !== 0 || bootWasi.fds.slice(4).some((fd) => fd !== undefined)) {
     throw new Error(`ruby.wasm did not start: ${bootErrors.join('') || `state ${loadState}/${versionState}`}`);
   }
-  const rubyVersion = readRubyString(boot.exports, versionValue);
-  const snapshot = await takeSnapshot(new Uint8Array(boot.exports.memory.buffer));
-
-  /** The pages of `memory` that differ from a fresh instance's (zeros beyond its initial size). */
-  async function takeSnapshot(memory: Uint8Array): Promise<{ size: number; pages: [number, Uint8Array][] }> {
-    const fresh = new Uint32Array((await instantiate({ stdout: () => {}, stderr: () => {} }, new Map())).exports.memory.buffer);
-    const words = new Uint32Array(memory.buffer, memory.byteOffset, memory.byteLength / 4);
-    const pages: [number, Uint8Array][] = [];
-    const perPage = PAGE / 4;
-    let start = -1;
-    for (let page = 0; page * perPage < words.length; page++) {
-      let differs = false;
-      for (let i = page * perPage, end = Math.min(i + perPage, words.length); i < end; i++) {
-        if (words[i] !== (i < fresh.length ? fresh[i] : 0)) {
-          differs = true;
-          break;
-        }
-      }
-      if (differs && start < 0) start = page;
-      if (!differs && start >= 0) {
-        pages.push([start * PAGE, memory.slice(start * PAGE, page * PAGE)]);
-        start = -1;
-      }
-    }
-    if (start >= 0) pages.push([start * PAGE, memory.slice(start * PAGE)]);
-    return { size: memory.byteLength, pages };
-  }
+  const rubyVersion = readRubyString(exports, versionValue);
+  const snapshot = new InstanceSnapshot(exports as unknown as WebAssembly.Exports);
 
   return {
     description: `ruby.wasm ${packageVersion('@ruby/3.4-wasm-wasi')} (CRuby ${rubyVersion})`,
@@ -247,15 +243,12 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
       const decoders = { out: new TextDecoder(), err: new TextDecoder() };
       const workdir = new Directory(new Map([['test.rb', new File(encoder.encode(program))]]));
       const tree = new Map<string, Inode>([['workdir', workdir], ['tmp', new Directory(new Map())]]);
-      const { exports } = await instantiate(
-        { stdout: (b) => stdout.writeBytes(b, decoders.out), stderr: (b) => stderr.writeBytes(b, decoders.err) },
-        tree,
-      );
-      const memory = exports.memory;
-      const grow = (snapshot.size - memory.buffer.byteLength) / 65536;
-      if (grow > 0) memory.grow(grow);
-      const target = new Uint8Array(memory.buffer);
-      for (const [offset, page] of snapshot.pages) target.set(page, offset);
+      // The instance as it was after start-up; a new one if the last program grew its memory.
+      if (!snapshot.restore(exports as unknown as WebAssembly.Exports)) {
+        exports = await instantiate();
+        if (!snapshot.restore(exports as unknown as WebAssembly.Exports)) throw new Error('a new ruby.wasm instance is larger than its snapshot');
+      }
+      useWasi(exports, { stdout: (b) => stdout.writeBytes(b, decoders.out), stderr: (b) => stderr.writeBytes(b, decoders.err) }, tree);
 
       let exitCode: number;
       try {
@@ -277,6 +270,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
           exitCode = 1;
         }
       }
+      current = null;
       stdout.write(decoders.out.decode());
       stderr.write(decoders.err.decode());
       const result = {

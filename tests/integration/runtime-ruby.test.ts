@@ -243,6 +243,28 @@ describe('ruby (ruby.wasm)', () => {
     expect(times[2]).toBeLessThan(1000);
   });
 
+  // One instance serves every run, put back to its snapshot before each (rubywasm.ts): after any
+  // program, a probe must see exactly what it sees in a fresh runtime, down to the address of a new
+  // object and the garbage collector's counters (a partial restore would move them).
+  it('puts the VM back exactly: after any program, a probe prints what it prints in a fresh runtime', async () => {
+    const probe = 'o = Object.new\nputs o.inspect, o.object_id, GC.count, GC.stat(:total_allocated_objects), Symbol.all_symbols.size, $LOADED_FEATURES.size, ENV.to_h.size, Dir.pwd, ObjectSpace.each_object(Class).count\n';
+    const bytes = readFileSync(wasmPath);
+    const fresh = await createRubyRuntime({ files: { [RUBY_WASM_FILE]: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer } });
+    const expected = (await fresh.run(probe, 20_000)).stdout;
+    expect(expected).toMatch(/^#<Object:0x[0-9a-f]+>\n/);
+    const programs = [
+      '$x = "a" * 1000; Object.const_set(:LEAK, 1); class String; def hack; end; end; require "set"; require "json"\n2000.times { |i| "s#{i}".to_sym }; ENV["Z"] = "1"; Dir.chdir("/tmp"); GC.start; at_exit { puts "bye" }\n',
+      'def deep(n) = n == 0 ? 0 : 1 + deep(n - 1)\nbegin; deep(100_000); rescue SystemStackError; end\n',
+      'f = Fiber.new { Fiber.yield 1; 2 }; f.resume; Thread.new { sleep 0.01 }; exit!(3)\n',
+      'a = []; 10.times { a << ("x" * 1_000_000) }; puts a.size\n', // grows the memory: a new instance next
+      'raise "boom"\n',
+    ];
+    for (const program of programs) {
+      await run(program);
+      expect((await run(probe)).stdout, program).toBe(expected);
+    }
+  });
+
   it('passes every Ruby demo problem with its canonical solution (demo and full tests)', async () => {
     const problems = parseDataset(readFileSync('bench-data/demo.jsonl', 'utf8')).problems.filter((p) => p.language === 'ruby');
     expect(problems.length).toBeGreaterThanOrEqual(5);

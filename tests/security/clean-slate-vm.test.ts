@@ -1,7 +1,7 @@
 /**
  * Issue #12, findings 2 and 5, for Ruby (ruby.wasm), R (webR) and C++ (clang in WebAssembly):
- * as clean-slate.test.ts, in ONE worker per language. Ruby starts every program in a new instance
- * from a memory snapshot; R puts its snapshot back after each program (a verified restore, or a new
+ * as clean-slate.test.ts, in ONE worker per language. Ruby puts its instance's snapshot (memory and
+ * mutable globals) back before every program, or starts a new instance after one that grew its memory; R puts its snapshot back after each program (a verified restore, or a new
  * R); C++ compiles and runs each program in new instances, so the hostile program here tries what
  * a compiled program can reach: its files, exit hooks and the exception runtime.
  * Expected outcomes: SPEC §4 applied to what `ruby`, `Rscript` and `g++ && ./test` do (checked
