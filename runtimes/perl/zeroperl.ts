@@ -33,6 +33,7 @@ import { OutputCapture } from '../host/output';
 import { AsyncifyPause } from '../host/asyncify-pause';
 import { addressReadBy, exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
 import { compiledModule } from '../host/shared-module';
+import { forwardedWasiImports } from '../host/wasi-forward';
 import type { RuntimeShared, SharingRuntime } from '../loader';
 
 /** The files the host hands in (name → bytes): zeroperl's WebAssembly binary. */
@@ -101,15 +102,7 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<Sh
   // Reads go past the start-up's hook first: it stops perl at its first read of test.pl, and
   // resumes each run there (true: the read is done).
   let readHook: (fd: number) => boolean = () => false;
-  const wasiImport: Record<string, (...args: never[]) => unknown> = {};
-  for (const entry of WebAssembly.Module.imports(module)) {
-    if (entry.module !== 'wasi_snapshot_preview1') continue;
-    wasiImport[entry.name] = (...args: never[]) => {
-      if (!current) throw new Error('a WASI call outside a run');
-      if (entry.name === 'fd_read' && readHook((args as unknown[])[0] as number)) return 0;
-      return (current.wasiImport[entry.name] as (...a: never[]) => unknown)(...args);
-    };
-  }
+  const wasiImport = forwardedWasiImports(module, () => current, (name, args) => (name === 'fd_read' && readHook(args[0] as number) ? 0 : undefined));
   const instantiate = async () =>
     (await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasiImport, env: { call_host_function: () => 0 } })).exports;
 

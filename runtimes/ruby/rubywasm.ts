@@ -40,6 +40,7 @@ import threads from './threads.rb?raw';
 import { packageVersion } from '../package-versions';
 import { declinedRun, OutputCapture } from '../host/output';
 import { compiledModule } from '../host/shared-module';
+import { forwardedWasiImports } from '../host/wasi-forward';
 import { exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
 import type { RuntimeShared, SharingRuntime } from '../loader';
 
@@ -134,14 +135,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
   // The WASI of the run in progress: the instance's imports call through to it, so that one
   // instance serves every run while each run gets a new WASI (descriptors, files, environment).
   let current: WASI | null = null;
-  const wasiImport: Record<string, (...args: never[]) => unknown> = {};
-  for (const entry of WebAssembly.Module.imports(module)) {
-    if (entry.module !== 'wasi_snapshot_preview1') continue;
-    wasiImport[entry.name] = (...args: never[]) => {
-      if (!current) throw new Error('a WASI call outside a run');
-      return (current.wasiImport[entry.name] as (...a: never[]) => unknown)(...args);
-    };
-  }
+  const wasiImport = forwardedWasiImports(module, () => current);
   const instantiate = async () =>
     (await WebAssembly.instantiate(module, {
       wasi_snapshot_preview1: wasiImport,
