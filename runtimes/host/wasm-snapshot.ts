@@ -191,6 +191,17 @@ export class InstanceSnapshot {
     }
     return true;
   }
+
+  /**
+   * `exports` put back (`restore`), or, when its memory has grown too much for that, a new
+   * instance from `instantiate` put back instead: the exports the next program runs on.
+   */
+  async restoreOrRenew<E>(exports: E, instantiate: () => Promise<E>, growthLimit = 0): Promise<E> {
+    if (this.restore(exports as WebAssembly.Exports, growthLimit)) return exports;
+    const renewed = await instantiate();
+    if (!this.restore(renewed as WebAssembly.Exports, growthLimit)) throw new Error('a new instance is larger than its snapshot');
+    return renewed;
+  }
 }
 
 function onlyMemory(exports: WebAssembly.Exports): WebAssembly.Memory {

@@ -187,10 +187,7 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<Sh
     const stderr = new OutputCapture();
     const decoders = { out: new TextDecoder(), err: new TextDecoder() };
     // The instance as it was at the read; a new one if the last program grew its memory.
-    if (!snapshot.restore(exports)) {
-      exports = await instantiate();
-      if (!snapshot.restore(exports)) throw new Error('a new zeroperl instance is larger than its snapshot');
-    }
+    exports = await snapshot.restoreOrRenew(exports, instantiate);
     const { wasi, marker, program: file } = newWasi(program, stdout, stderr, decoders);
     (wasi as unknown as { inst: { exports: WebAssembly.Exports } }).inst = { exports };
     // The descriptors as perl left them: test.pl open where it was, closed ones closed.

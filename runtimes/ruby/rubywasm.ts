@@ -238,10 +238,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
       const workdir = new Directory(new Map([['test.rb', new File(encoder.encode(program))]]));
       const tree = new Map<string, Inode>([['workdir', workdir], ['tmp', new Directory(new Map())]]);
       // The instance as it was after start-up; a new one if the last program grew its memory.
-      if (!snapshot.restore(exports as unknown as WebAssembly.Exports)) {
-        exports = await instantiate();
-        if (!snapshot.restore(exports as unknown as WebAssembly.Exports)) throw new Error('a new ruby.wasm instance is larger than its snapshot');
-      }
+      exports = await snapshot.restoreOrRenew(exports, instantiate);
       useWasi(exports, { stdout: (b) => stdout.writeBytes(b, decoders.out), stderr: (b) => stderr.writeBytes(b, decoders.err) }, tree);
 
       let exitCode: number;
