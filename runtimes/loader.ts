@@ -45,9 +45,16 @@ export interface SharingRuntime extends LanguageRuntime {
   shareable(): RuntimeShared;
 }
 
+/**
+ * Called by a loader as each step of its load ends, with the step's name ('compile', 'start', …):
+ * the host times the steps, so that what a language's first result costs, and why, can be told
+ * (the pool's ready line; docs/bench.md). Time after the last step counts as 'other'.
+ */
+export type StepDone = (step: string) => void;
+
 export interface RuntimeLoader {
   readonly language: LanguageId;
   /** The npm packages whose installed versions the runtime's description names (checked by tests). */
   readonly packages: readonly string[];
-  load(settings: RuntimeSettings): Promise<LanguageRuntime>;
+  load(settings: RuntimeSettings, step?: StepDone): Promise<LanguageRuntime>;
 }

@@ -47,7 +47,7 @@ import { PchCache, SPLICE_PREFIX } from './pch';
 import { declinedRun, OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
 import type { RunResult } from '../../src/contracts';
-import type { RuntimeShared, SharingRuntime } from '../loader';
+import type { RuntimeShared, SharingRuntime, StepDone } from '../loader';
 
 /** The files the runtime needs (name → inside node_modules/@yowasp/clang/gen). */
 export const CLANG_FILES = ['bundle.js', 'llvm.core.wasm', 'llvm.core2.wasm', 'llvm.core3.wasm', 'llvm.core4.wasm', 'llvm-resources.tar'] as const;
@@ -66,6 +66,8 @@ export interface CppRuntimeOptions {
   precompiledHeaders?: boolean;
   /** More compiler flags (experiments). */
   extraFlags?: string[];
+  /** Told as each step of the load ends (loader.ts). */
+  step?: StepDone;
 }
 
 export interface CppRuntime extends SharingRuntime {
@@ -91,6 +93,7 @@ const IN_MEMORY_BASE = 'https://clang.benchtop.invalid/';
 
 export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppRuntime> {
   const loaded = await loadClang(options.files, options.shared?.modules ?? {});
+  options.step?.('compile LLVM, unpack the sysroot');
   const clang = loaded.clang;
   const optimization = options.optimization ?? '-O1';
   const compileFlags = [
@@ -140,6 +143,7 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     randObject = rand.files?.['glibc-rand.o'];
     if (!(randObject instanceof Uint8Array)) throw new Error(`could not build glibc's rand():\n${rand.diagnostics}`);
   }
+  options.step?.('support objects');
   const objects = { 'exceptions.o': exceptionsObject, 'glibc-rand.o': randObject };
   const programArgs = [...compileFlags, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
   // The driver's compile and link command lines, the same for every program (driver.ts).
@@ -157,9 +161,11 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     const pch = built.files?.[PCH_FILE];
     return pch instanceof Uint8Array && built.diagnostics === '' ? pch : null;
   });
+  options.step?.('driver command lines');
   const givenPch = given?.[SHARED_PCH];
   if (givenPch instanceof Uint8Array) pchs.put(SPLICE_PREFIX, givenPch);
   const splicePch = pchJobs ? await pchs.ensure(SPLICE_PREFIX) : null;
+  options.step?.('precompiled header');
 
   let lastCompileMs = 0;
   let lastPrecompiled: string | null = null;

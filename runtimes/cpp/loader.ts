@@ -5,5 +5,5 @@ import { createCppRuntime } from './clang';
 export const loader: RuntimeLoader = {
   language: 'cpp',
   packages: ['@yowasp/clang'],
-  load: (s) => createCppRuntime({ files: s.files ?? {}, shared: s.shared }),
+  load: (s, step) => createCppRuntime({ files: s.files ?? {}, shared: s.shared, step }),
 };

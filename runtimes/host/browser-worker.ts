@@ -25,7 +25,7 @@ export function serveBrowserWorker(loader: RuntimeLoader): void {
       const left = lockdownBrowserWorker(scope);
       if (left.length) post({ type: 'status', message: `benchtop: could not remove ${left.join(', ')} from the runtime worker` });
     },
-  }, (language, settings) => (language === loader.language ? withBytes(settings).then((s) => loader.load(s)) : null));
+  }, (language, settings, step) => (language === loader.language ? withBytes(settings).then((s) => (step('files'), loader.load(s, step))) : null));
 }
 
 /**

@@ -75,6 +75,11 @@ export async function downloadPlan(languages: readonly LanguageId[]): Promise<Do
   return plan;
 }
 
+/** Downloads a language's runtime files into this browser's cache, if they are not there yet (checked either way). */
+export async function cacheRuntimeFiles(language: LanguageId): Promise<void> {
+  await fetchRuntimeFiles(runtimeFileUrls(language));
+}
+
 /** `npm run dev` only: a Web Worker started by the page itself (no sandbox frame). */
 function spawnDirectWorker(language: LanguageId, onStatus?: (message: string) => void, onProgress?: (progress: DownloadProgress) => void): WorkerHandle {
   const worker = new Worker(workerUrl(language), { type: 'module', name: `benchtop-${language}` });

@@ -4,7 +4,7 @@
  * are handed them from node_modules, as the page hands them its downloads (catalog.ts).
  */
 import type { LanguageId, LanguageRuntime } from '../../src/contracts';
-import type { RuntimeLoader, RuntimeSettings } from '../loader';
+import type { RuntimeLoader, RuntimeSettings, StepDone } from '../loader';
 import { CATALOG } from './catalog';
 import { readCatalogFiles } from './node-files';
 
@@ -16,12 +16,12 @@ async function importLoader(language: LanguageId): Promise<RuntimeLoader> {
 }
 
 /** Loads the runtime of `language` as a Node worker thread does, or null: the catalog has none. */
-export function loadNodeRuntime(language: LanguageId, settings: RuntimeSettings): Promise<LanguageRuntime> | null {
+export function loadNodeRuntime(language: LanguageId, settings: RuntimeSettings, step?: StepDone): Promise<LanguageRuntime> | null {
   if (!Object.hasOwn(CATALOG, language)) return null;
   const entry = CATALOG[language]!;
-  return importLoader(language).then((loader) => loader.load({
-    ...settings,
-    files: settings.files ?? (entry.nodeLoadsItself ? undefined : readCatalogFiles(language)),
-    preloadModules: true, // before the module gate shuts (node-lockdown.ts)
-  }));
+  return importLoader(language).then((loader) => {
+    const files = settings.files ?? (entry.nodeLoadsItself ? undefined : readCatalogFiles(language));
+    step?.('files');
+    return loader.load({ ...settings, files, preloadModules: true /* before the module gate shuts (node-lockdown.ts) */ }, step);
+  });
 }

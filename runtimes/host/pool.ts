@@ -94,6 +94,8 @@ class LanguagePool {
   private expected: number | null = null;
   /** The last worker's start, spawn to ready; the runs finished and their time in all. */
   private startMs = 0;
+  /** The last worker's start and its steps (loader.ts StepDone), as its ready line shows them. */
+  lastLoad: WorkerLoad | null = null;
   private finished = 0;
   private finishedMs = 0;
 
@@ -209,7 +211,8 @@ class LanguagePool {
         this.startMs = performance.now() - slot.spawned;
         this.loadDeaths = 0;
         this.description = String(message.description).slice(0, 200);
-        this.options.onStatus?.(this.language, `${this.description} ready`);
+        this.lastLoad = { ms: this.startMs, steps: loadSteps(message.steps, this.startMs) };
+        this.options.onStatus?.(this.language, `${this.description} ready, ${describeLoad(this.lastLoad)}`);
         this.pump();
         break;
       case 'shared':
@@ -339,9 +342,37 @@ function sanitize(result: Omit<RunResult, 'runtime'>): Omit<RunResult, 'runtime'
   return clean;
 }
 
+/** A worker's start, from spawning it to its `ready`: the steps its loader named, then 'worker' for the rest (starting the worker, messages). */
+export interface WorkerLoad {
+  ms: number;
+  steps: Array<[string, number]>;
+}
+
+/** A worker's own step timings, checked (a worker is not trusted), with the rest of `totalMs` as 'worker'. */
+function loadSteps(raw: unknown, totalMs: number): Array<[string, number]> {
+  const steps: Array<[string, number]> = [];
+  if (Array.isArray(raw)) {
+    for (const entry of raw.slice(0, 12)) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'number' || !Number.isFinite(entry[1]) || entry[1] < 0) return [['worker', totalMs]];
+      steps.push([entry[0].slice(0, 40), Math.min(entry[1], totalMs)]);
+    }
+  }
+  const own = steps.reduce((sum, [, ms]) => sum + ms, 0);
+  return [['worker', Math.max(0, totalMs - own)], ...steps];
+}
+
+/** "loaded in 3.4 s (worker 0.2 s, files 0.1 s, compile 0.4 s, …)" (steps under 50 ms left out). */
+export function describeLoad(load: WorkerLoad): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const steps = load.steps.filter(([, ms]) => ms >= 50).map(([name, ms]) => `${name} ${s(ms)}`);
+  return `loaded in ${s(load.ms)}${steps.length ? ` (${steps.join(', ')})` : ''}`;
+}
+
 /** What the pools add to an Executor: a language's runtime description, and a way to start one early. */
 export interface PoolExecutor extends Executor {
   describe(language: LanguageId): string;
+  /** The last worker of `language` to become ready: how long its start took, step by step. */
+  lastLoad(language: LanguageId): WorkerLoad | null;
   /** Starts `language`'s first worker before its first program (the page: files already cached, docs/architecture.md). */
   warm(language: LanguageId): void;
   expect(language: LanguageId, runs: number): void;
@@ -364,6 +395,7 @@ export function createPoolExecutor(options: PoolOptions): PoolExecutor {
       return pool(request.language).run(request);
     },
     describe: (language) => pools.get(language)?.description ?? '',
+    lastLoad: (language) => pools.get(language)?.lastLoad ?? null,
     warm(language) {
       if (options.languages.includes(language)) pool(language).warm();
     },

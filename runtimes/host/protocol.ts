@@ -8,7 +8,8 @@ export type HostMessage =
 
 export type WorkerMessage =
   | { type: 'status'; message: string }
-  | { type: 'ready'; description: string }
+  /** `steps`: the load's steps and their milliseconds, in order (loader.ts StepDone). */
+  | { type: 'ready'; description: string; steps?: Array<[string, number]> }
   /** Before `ready`, once: what the runtime compiled while loading (the runtime frame, or the CLI, keeps it for the next worker). */
   | { type: 'shared'; shared: RuntimeShared }
   | { type: 'failed'; error: string }

@@ -5,13 +5,25 @@
  * runtimes.
  */
 import type { LanguageId, LanguageRuntime } from '../../src/contracts';
-import type { RuntimeSettings, SharingRuntime } from '../loader';
+import type { RuntimeSettings, SharingRuntime, StepDone } from '../loader';
 import { createQueue } from '../queue';
 import { CATALOG } from './catalog';
 import type { HostMessage, Port } from './protocol';
 
 /** Loads the runtime of `language` inside this worker, or null: this worker has none for it. */
-export type Load = (language: LanguageId, settings: RuntimeSettings) => Promise<LanguageRuntime> | null;
+export type Load = (language: LanguageId, settings: RuntimeSettings, step: StepDone) => Promise<LanguageRuntime> | null;
+
+/** Times a load's steps (StepDone): each step's milliseconds, in order, the rest as 'other'. */
+function stepClock(): { step: StepDone; steps(): Array<[string, number]> } {
+  const list: Array<[string, number]> = [];
+  let last = performance.now();
+  const step = (name: string) => {
+    const now = performance.now();
+    list.push([name, now - last]);
+    last = now;
+  };
+  return { step, steps: () => (step('other'), list.filter(([name, ms]) => name !== 'other' || ms >= 1)) };
+}
 
 /** Serves `load` (one language in a page worker, every language in a Node worker) on `port`. */
 export function serve(port: Port, load: Load): void {
@@ -23,8 +35,9 @@ export function serve(port: Port, load: Load): void {
     if (message.type === 'init') {
       if (runtime) return;
       const what = (Object.hasOwn(CATALOG, message.language) && CATALOG[message.language]?.what) || message.language;
+      const clock = stepClock();
       try {
-        const loading = load(message.language, message.settings);
+        const loading = load(message.language, message.settings, clock.step);
         if (!loading) return port.post({ type: 'failed', error: `no in-browser runtime for ${message.language}` });
         // Compiled code from the page's first worker of the language (runtimes/host/shared-module.ts).
         const handed = Object.keys(message.settings.shared?.modules ?? {}).length > 0;
@@ -33,7 +46,7 @@ export function serve(port: Port, load: Load): void {
         // Before the lockdown and before any program: only what loading built is shared.
         if (port.share && 'shareable' in runtime) port.share((runtime as SharingRuntime).shareable());
         port.lockdown?.();
-        port.post({ type: 'ready', description: runtime.description });
+        port.post({ type: 'ready', description: runtime.description, steps: clock.steps() });
       } catch (e) {
         port.post({ type: 'failed', error: `could not load ${what}: ${(e as Error).message}` });
       }

@@ -5,5 +5,5 @@ import { createJavaScriptRuntime, QUICKJS_WASM_FILE } from './quickjs';
 export const loader: RuntimeLoader = {
   language: 'javascript',
   packages: ['quickjs-emscripten-core'],
-  load: (s) => createJavaScriptRuntime({ wasm: s.files?.[QUICKJS_WASM_FILE] }),
+  load: (s, step) => createJavaScriptRuntime({ wasm: s.files?.[QUICKJS_WASM_FILE], step }),
 };

@@ -12,6 +12,7 @@ import { NODE18_INTRINSICS, node18SyntaxError } from './node18';
 import { packageVersion } from '../package-versions';
 import { OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
+import type { StepDone } from '../loader';
 
 /** The file a sandboxed worker needs from the host (it may not fetch it itself). */
 export const QUICKJS_WASM_FILE = 'quickjs.wasm';
@@ -19,6 +20,8 @@ export const QUICKJS_WASM_FILE = 'quickjs.wasm';
 export interface JavaScriptRuntimeOptions {
   /** QuickJS's WebAssembly binary, handed in by the host: then nothing is fetched. */
   wasm?: ArrayBuffer;
+  /** Told as each step of the load ends (loader.ts). */
+  step?: StepDone;
 }
 
 const MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
@@ -32,8 +35,10 @@ interface Streams {
 export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions = {}): Promise<LanguageRuntime> {
   // Compiled once; a new instance (fresh memory) is made from it whenever the old one broke.
   const wasmModule = options.wasm ? await WebAssembly.compile(options.wasm) : null;
+  options.step?.('compile');
   const variant = wasmModule ? newVariant(baseVariant, { wasmModule, wasmLocation: QUICKJS_WASM_FILE }) : baseVariant;
   let quickjs = await newQuickJSWASMModuleFromVariant(variant);
+  options.step?.('start');
   return {
     description: `QuickJS-ng (quickjs-emscripten ${packageVersion('quickjs-emscripten-core')})`,
     async run(program, timeoutMs) {

@@ -5,5 +5,5 @@ import { createPerlRuntime } from './zeroperl';
 export const loader: RuntimeLoader = {
   language: 'perl',
   packages: ['@6over3/zeroperl-ts'],
-  load: (s) => createPerlRuntime({ files: s.files ?? {}, shared: s.shared }),
+  load: (s, step) => createPerlRuntime({ files: s.files ?? {}, shared: s.shared, step }),
 };

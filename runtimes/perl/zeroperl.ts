@@ -34,7 +34,7 @@ import { AsyncifyPause } from '../host/asyncify-pause';
 import { addressReadBy, exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
 import { compiledModule } from '../host/shared-module';
 import { forwardedWasiImports } from '../host/wasi-forward';
-import type { RuntimeShared, SharingRuntime } from '../loader';
+import type { RuntimeShared, SharingRuntime, StepDone } from '../loader';
 
 /** The files the host hands in (name → bytes): zeroperl's WebAssembly binary. */
 export const PERL_FILES = ['zeroperl.wasm'] as const;
@@ -44,6 +44,8 @@ export interface PerlRuntimeOptions {
   files: Record<string, ArrayBuffer>;
   /** What an earlier worker of the page compiled (its `shareable()`). */
   shared?: RuntimeShared;
+  /** Told as each step of the load ends (loader.ts). */
+  step?: StepDone;
 }
 
 const LIB_DIR = '/usr/share/benchtop/perl5';
@@ -85,6 +87,7 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<Sh
   const library = Object.entries(LIBRARY).map(([path, source]) => [path, encoder.encode(source)] as const);
 
   const module = await compiledModule(options.files, options.shared, 'zeroperl.wasm', exposeMutableGlobals);
+  options.step?.('compile');
   // Where zeroperl keeps its interpreter pointer, read from the code of zeroperl_is_initialized; a
   // later worker, handed the compiled module instead of the file, gets it with the module.
   const given = options.shared?.bytes?.[INTERPRETER_ADDRESS];
@@ -142,6 +145,7 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<Sh
   // from a clean slate"): the instance is stopped inside that read (AsyncifyPause), its memory and
   // globals are kept, and each run puts them back and resumes the read with its own program.
   let exports = await instantiate();
+  options.step?.('instantiate');
   const setUpErrors = new OutputCapture();
   const setUp = newWasi('', new OutputCapture(), setUpErrors, { out: new TextDecoder(), err: new TextDecoder() });
   current = setUp.wasi;
@@ -180,7 +184,9 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<Sh
   if (!perl0.zeroperl_is_initialized() || interpreter === 0) throw new Error('zeroperl_is_initialized does not read the interpreter pointer');
   // $^T: perl notes the time when it starts, which is now the snapshot's; each run writes its own.
   const basetime = findTime(exports, stackTop, before, after);
+  options.step?.('start');
   const snapshot = new InstanceSnapshot(exports);
+  options.step?.('snapshot');
 
   async function execute(program: string): Promise<{ exitCode: number; stdout: OutputCapture; stderr: OutputCapture }> {
     const stdout = new OutputCapture();
@@ -230,6 +236,7 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<Sh
   const probe = await execute('printf "%vd %d", $^V, $^T;');
   const [perlVersion, probeTime] = probe.stdout.text().split(' ');
   if (probe.exitCode !== 0 || Math.abs(Number(probeTime) - now) > 2) throw new Error(`zeroperl did not start: ${probe.stdout.text()} ${probe.stderr.text()}`);
+  options.step?.('probe program');
 
   // One program at a time (each instance starts with 32 MB of memory): the worker host sends
   // runs one by one anyway; direct callers may not.

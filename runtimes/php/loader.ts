@@ -5,5 +5,5 @@ import { createPhpRuntime } from './php';
 export const loader: RuntimeLoader = {
   language: 'php',
   packages: ['@php-wasm/web-8-1'],
-  load: (s) => createPhpRuntime({ files: s.files ?? {}, shared: s.shared }),
+  load: (s, step) => createPhpRuntime({ files: s.files ?? {}, shared: s.shared, step }),
 };

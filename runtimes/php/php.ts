@@ -29,7 +29,7 @@ import { moduleUrl } from '../host/module-url';
 import { exposeMutableGlobals, InstanceSnapshot, withInitialMemory } from '../host/wasm-snapshot';
 import { createQueue } from '../queue';
 import { compiledModule } from '../host/shared-module';
-import type { RuntimeShared, SharingRuntime } from '../loader';
+import type { RuntimeShared, SharingRuntime, StepDone } from '../loader';
 import phpIni from './php.ini?raw';
 
 /**
@@ -69,6 +69,8 @@ export interface PhpRuntimeOptions {
   files: Record<string, ArrayBuffer>;
   /** What an earlier worker of the page compiled (its `shareable()`). */
   shared?: RuntimeShared;
+  /** Told as each step of the load ends (loader.ts). */
+  step?: StepDone;
 }
 
 /** The ES module php.js exports (an Emscripten build wrapped by php-wasm). */
@@ -101,6 +103,7 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
     importLoader(files['php.js']),
     compiledModule(files, options.shared, 'php.wasm', (bytes) => withInitialMemory(exposeMutableGlobals(bytes), INITIAL_MEMORY / 65536)),
   ]);
+  options.step?.('compile');
   const queue = createQueue();
 
   /** The worker's instance; replaced when it cannot be put back (see the header). */
@@ -190,6 +193,8 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
     phpIni,
     { stdout: (chunk) => (listing += decoder.decode(chunk, { stream: true })), stderr: () => {} },
   );
+  // The instance, its snapshot, Emscripten's set-up and PHP's own start-up, on a probe program.
+  options.step?.('start');
   const [version, disabled] = listing.split('\n');
   if (probeExit !== 0 || !version || !/^\d+\.\d+\.\d+/.test(version)) throw new Error(`PHP did not start (exit code ${probeExit})`);
   const ini = `${phpIni}\ndisable_functions = ${[...PROCESS_FUNCTIONS, ...(disabled ? disabled.split(',') : [])].join(',')}\n`;

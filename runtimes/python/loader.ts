@@ -5,5 +5,5 @@ import { createPythonRuntime } from './pyodide';
 export const loader: RuntimeLoader = {
   language: 'python',
   packages: ['pyodide'],
-  load: (s) => createPythonRuntime({ indexURL: s.pyodideIndexURL, files: s.files }),
+  load: (s, step) => createPythonRuntime({ indexURL: s.pyodideIndexURL, files: s.files, step }),
 };

@@ -19,6 +19,7 @@ import harness from './harness.py?raw';
 import { InterpreterSnapshot, type PyodideModule } from './snapshot';
 import { declinedRun, OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
+import type { StepDone } from '../loader';
 
 /** Pyodide's files by name (pyodide.asm.js, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json). */
 export type RuntimeFiles = Record<string, ArrayBuffer>;
@@ -31,6 +32,8 @@ export interface PythonRuntimeOptions {
   indexURL?: string;
   /** Pyodide's files, handed in by the host: then nothing is fetched (the page's sandboxed workers). */
   files?: RuntimeFiles;
+  /** Told as each step of the load ends (loader.ts). */
+  step?: StepDone;
 }
 
 /** A base that never resolves: only the in-memory files below answer to it. */
@@ -58,11 +61,13 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   let pyodide: PyodideInterface;
   try {
     pyodide = options.files
-      ? await loadFromFiles(options.files)
+      ? await loadFromFiles(options.files, options.step)
       : await loadPyodide({ indexURL: options.indexURL, stdin: endOfInput, jsglobals: inertGlobals() });
   } finally {
     imports.stopWatching();
   }
+  // Instantiation, CPython's start-up and the imports of Pyodide's own modules.
+  options.step?.('start');
   hideJsLibraryFromDlsym(imports.captured());
   // Output outside a run (there should be none) is dropped: it belongs to no program.
   pyodide.setStdout({ write: (bytes: Uint8Array) => (stdout?.writeBytes(bytes, decoder.out), bytes.length) });
@@ -86,6 +91,7 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   for (const value of snapshot.heldValues()) {
     if (value !== module && value !== module.API && (typeof value === 'object' || typeof value === 'function') && value) Object.freeze(value);
   }
+  options.step?.('snapshot'); // (with the harness and the collection before it)
 
   return {
     description,
@@ -317,7 +323,7 @@ function lockdownPyodide(pyodide: PyodideInterface): Bridge {
  * standard library, the lock file) are answered by a stand-in `fetch` that knows only these files.
  * The stand-in is removed afterwards (the worker's lockdown deletes `fetch` for good).
  */
-async function loadFromFiles(files: RuntimeFiles): Promise<PyodideInterface> {
+async function loadFromFiles(files: RuntimeFiles, step?: StepDone): Promise<PyodideInterface> {
   for (const name of PYODIDE_FILES) if (!files[name]) throw new Error(`missing ${name}`);
   const scope = globalThis as { fetch?: typeof fetch; _createPyodideModule?: unknown };
   // (globalThis._createPyodideModule is watched by watchWasmImports, which removes it afterwards.)
@@ -333,6 +339,7 @@ async function loadFromFiles(files: RuntimeFiles): Promise<PyodideInterface> {
   try {
     await import(/* @vite-ignore */ moduleUrl);
     if (typeof scope._createPyodideModule !== 'function') throw new Error('pyodide.asm.js did not load');
+    step?.('script');
     return await loadPyodide({ indexURL: IN_MEMORY_BASE, stdin: endOfInput, jsglobals: inertGlobals() });
   } finally {
     URL.revokeObjectURL(moduleUrl);

@@ -5,5 +5,5 @@ import { createRRuntime } from './webr';
 export const loader: RuntimeLoader = {
   language: 'r',
   packages: ['webr'],
-  load: (s) => createRRuntime({ files: s.files ?? {}, shared: s.shared }),
+  load: (s, step) => createRRuntime({ files: s.files ?? {}, shared: s.shared, step }),
 };

@@ -32,7 +32,7 @@ import { packageVersion } from '../package-versions';
 import { createQueue } from '../queue';
 import { OutputCapture } from '../host/output';
 import { compiledModule } from '../host/shared-module';
-import type { RuntimeShared, SharingRuntime } from '../loader';
+import type { RuntimeShared, SharingRuntime, StepDone } from '../loader';
 import type { RunResult } from '../../src/contracts';
 import { exitStatus } from './emscripten';
 import { IMAGES, unpackImage } from './images';
@@ -51,12 +51,16 @@ export interface RRuntimeOptions {
   files: Record<string, ArrayBuffer>;
   /** What an earlier worker of the page compiled (its `shareable()`). */
   shared?: RuntimeShared;
+  /** Told as each step of the load ends (loader.ts). */
+  step?: StepDone;
 }
 
 export async function createRRuntime(options: RRuntimeOptions): Promise<SharingRuntime> {
-  const build = await prepareBuild(options.files, options.shared);
+  const build = await prepareBuild(options.files, options.shared, options.step);
   let current: Promise<Instance> = createInstance(build);
   const description = `webR ${packageVersion('webr')} (R ${readRVersion((await current).R.FS)})`;
+  // R's own start-up (its libraries, the base package) and the snapshot every run starts from.
+  options.step?.('start');
 
   /** Runs one program in the waiting R, then puts that R back (or makes a new one) for the next. */
   async function execute(program: string): Promise<Omit<RunResult, 'runtime'>> {
@@ -110,10 +114,12 @@ export async function createRRuntime(options: RRuntimeOptions): Promise<SharingR
 }
 
 /** What every R of this worker is made from: the compiled R.wasm and R.js, the unpacked images. */
-async function prepareBuild(files: Record<string, ArrayBuffer>, shared: RuntimeShared | undefined): Promise<RBuild> {
+async function prepareBuild(files: Record<string, ArrayBuffer>, shared: RuntimeShared | undefined, step?: StepDone): Promise<RBuild> {
   for (const name of R_FILES) if (name !== 'R.wasm' && !files[name]) throw new Error(`missing ${name}`);
   const wasm = await compiledModule(files, shared, 'R.wasm');
+  step?.('compile');
   const images = await Promise.all(IMAGES.map((image) => unpackImage(image.mount, files[image.data]!, files[image.listing]!)));
+  step?.('unpack R library');
   const factory = await loadFactory(wrapRJs(new TextDecoder().decode(files['R.js']), wasm));
   const compiled = new Map<string, WebAssembly.Module>();
   return {

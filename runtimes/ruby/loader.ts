@@ -5,5 +5,5 @@ import { createRubyRuntime } from './rubywasm';
 export const loader: RuntimeLoader = {
   language: 'ruby',
   packages: ['@ruby/3.4-wasm-wasi'],
-  load: (s) => createRubyRuntime({ files: s.files ?? {}, shared: s.shared }),
+  load: (s, step) => createRubyRuntime({ files: s.files ?? {}, shared: s.shared, step }),
 };

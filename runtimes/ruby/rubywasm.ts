@@ -42,7 +42,7 @@ import { declinedRun, OutputCapture } from '../host/output';
 import { compiledModule } from '../host/shared-module';
 import { forwardedWasiImports } from '../host/wasi-forward';
 import { exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
-import type { RuntimeShared, SharingRuntime } from '../loader';
+import type { RuntimeShared, SharingRuntime, StepDone } from '../loader';
 
 /** The one file the runtime needs: `@ruby/3.4-wasm-wasi/dist/ruby+stdlib.wasm`. */
 export const RUBY_WASM_FILE = 'ruby+stdlib.wasm';
@@ -52,6 +52,8 @@ export interface RubyRuntimeOptions {
   files: Record<string, ArrayBuffer>;
   /** What an earlier worker of the page compiled (its `shareable()`). */
   shared?: RuntimeShared;
+  /** Told as each step of the load ends (loader.ts). */
+  step?: StepDone;
 }
 
 /** ruby's own command line at start-up: UTF-8 as the default external encoding, an empty script. */
@@ -118,6 +120,7 @@ class BridgeRefused extends Error {}
 
 export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<SharingRuntime> {
   const module = await compiledModule(options.files, options.shared, RUBY_WASM_FILE, exposeMutableGlobals);
+  options.step?.('compile');
   if ([...WebAssembly.Module.exports(module), ...WebAssembly.Module.imports(module)].some((e) => e.kind === 'table')) {
     throw new Error('ruby+stdlib.wasm shares its table: the snapshot would not cover it');
   }
@@ -196,6 +199,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
   const bootErrors: string[] = [];
   const bootDecoder = new TextDecoder();
   let exports = await instantiate();
+  options.step?.('instantiate');
   const bootWasi = useWasi(
     exports,
     { stdout: () => {}, stderr: (b) => bootErrors.push(bootDecoder.decode(b, { stream: true })) },
@@ -223,7 +227,9 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
     throw new Error(`ruby.wasm did not start: ${bootErrors.join('') || `state ${loadState}/${versionState}`}`);
   }
   const rubyVersion = readRubyString(exports, versionValue);
+  options.step?.('start');
   const snapshot = new InstanceSnapshot(exports as unknown as WebAssembly.Exports);
+  options.step?.('snapshot');
 
   return {
     description: `ruby.wasm ${packageVersion('@ruby/3.4-wasm-wasi')} (CRuby ${rubyVersion})`,

@@ -5,9 +5,12 @@ import { createShellRuntime, loadEveryCommand } from './just-bash';
 export const loader: RuntimeLoader = {
   language: 'shell',
   packages: ['just-bash'],
-  load: async (s) => {
+  load: async (s, step) => {
     // just-bash imports a command's module on its first use: under Node, all of them now.
-    if (s.preloadModules) await loadEveryCommand();
+    if (s.preloadModules) {
+      await loadEveryCommand();
+      step?.('load every command');
+    }
     return createShellRuntime();
   },
 };

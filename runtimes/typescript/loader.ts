@@ -6,5 +6,5 @@ import { createTypeScriptRuntime } from './sucrase';
 export const loader: RuntimeLoader = {
   language: 'typescript',
   packages: ['sucrase', 'quickjs-emscripten-core'],
-  load: (s) => createTypeScriptRuntime({ wasm: s.files?.[QUICKJS_WASM_FILE] }),
+  load: (s, step) => createTypeScriptRuntime({ wasm: s.files?.[QUICKJS_WASM_FILE], step }),
 };

@@ -51,6 +51,20 @@ it('npm run bench finishes on its smallest setting and prints its report', async
   expect(first, 'the first-result row').not.toBeNull();
   expect(Number(first![2])).toBeGreaterThan(0);
   expect(Number(first![2])).toBeLessThan(Number(first![1]));
+  // What a first result costs: each language's cold start split into the worker's start, its
+  // loader's steps (timed inside the worker, in Chromium and under Node) and the first program.
+  const costs = report.slice(report.indexOf('## What a first result costs'));
+  for (const [language, chromiumSteps] of [['Python', /worker \d+, files \d+, script \d+, start \d+, snapshot \d+/], ['Shell', /^worker \d+/]] as const) {
+    const row = new RegExp(`^\\| ${language} \\| (\\d+) \\| (\\d+) \\| (-?\\d+) \\| ([^|]*) \\| (\\d+) \\| ([^|]*) \\|$`, 'm').exec(costs);
+    expect(row, `${language}'s first-result row`).not.toBeNull();
+    const [total, start, program] = [Number(row![1]), Number(row![2]), Number(row![3])];
+    expect(start).toBeGreaterThan(0);
+    expect(start).toBeLessThanOrEqual(total);
+    expect(Math.abs(total - start - program)).toBeLessThanOrEqual(1);
+    expect(row![4]!.trim()).toMatch(chromiumSteps);
+    expect(row![6]!.trim()).toMatch(/^worker \d+/);
+  }
+  expect(costs).toContain('- **start**: ');
   // Every runtime's download size comes from the files the build actually laid out.
   expect(report).toMatch(/Python: .*\| \d+(\.\d+)? MB/);
   expect(existsSync(join(out, 'bench.svg'))).toBe(true);

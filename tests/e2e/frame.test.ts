@@ -280,7 +280,7 @@ describe('the runtime sandbox frame serves the app alone and survives its render
     await runSet(page, set, { timeLimit: 30, concurrency: 1 });
     // Once the Python worker is ready it runs the demo run (milliseconds) and takes the full run.
     // (A pool told of only ten runs keeps one worker: runtimes/host/pool.ts, workersWanted.)
-    await page.getByTestId('runtime-status').locator('li', { hasText: 'Python' }).filter({ hasText: /ready\s*$/ }).waitFor({ timeout: 120_000 });
+    await page.getByTestId('runtime-status').locator('li', { hasText: 'Python' }).filter({ hasText: / ready, loaded in / }).waitFor({ timeout: 120_000 });
     await page.waitForTimeout(2000);
     expect(await page.locator('[data-testid="problem-row"][data-id="crashed"]').getAttribute('data-outcome')).toBe('RUNNING');
     const frame = page.frames().find((f) => f.url().endsWith('/sandbox.html'));

@@ -61,6 +61,8 @@ describe('every in-page language in Chromium', () => {
       if (hasFiles && !sharedWithEarlier) expect(log).toMatch(/downloading runtime files: [\d.]+( of [\d.]+)? MB/);
       if (!hasFiles) expect(log).not.toMatch(/downloading runtime files/);
       expect(log).toMatch(/loading .*MB\)…/);
+      // The ready line says what the worker's start cost, step by step (runtimes/host/pool.ts describeLoad).
+      expect(log).toMatch(/ ready, loaded in \d+\.\d s \(worker \d+\.\d s/);
       // Every request went to the app's own origin.
       expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:'))).toEqual([]);
     });

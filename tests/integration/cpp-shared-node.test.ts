@@ -27,7 +27,7 @@ describe('C++ under the CLI', () => {
     const executor = createNodeExecutor({
       poolSize: 2,
       onStatus: (_language, message) => {
-        if (message.endsWith(' ready')) ready.push(performance.now() - started);
+        if (/ ready, loaded in /.test(message)) ready.push(performance.now() - started);
         else if (message.startsWith('loading ')) loading.push(performance.now() - started);
       },
     });

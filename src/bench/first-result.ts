@@ -1,0 +1,69 @@
+/**
+ * The bench's "what a first result costs" section (issue #16: say for each language what its first
+ * result costs and why): a cold start split into the worker's start, step by step as its loader
+ * named the steps (runtimes/loader.ts StepDone, timed inside the worker), and the first program.
+ */
+import { LANGUAGE_NAMES, type LanguageId } from '../contracts';
+import type { WorkerLoad } from '../../runtimes/host/pool';
+
+/** A cold start: from a new pool (nothing loaded) to the first program's result. */
+export interface ColdStart {
+  ms: number;
+  /** The worker's start as its pool saw it (null: the pool reported none). */
+  load: WorkerLoad | null;
+}
+
+export interface FirstResultRow {
+  language: LanguageId;
+  chromium: ColdStart;
+  node: ColdStart;
+}
+
+/** What each step name means, for the section's legend (the names are the loaders'). */
+const STEPS: ReadonlyArray<[string, string]> = [
+  ['worker', "from the pool starting the worker to its loader beginning: the worker's script (the runtime's JavaScript) and the init message (in Chromium through the runtime frame)"],
+  ['files', "the runtime's files read into the worker: in Chromium from the Blobs the runtime frame hands it (the files are in Cache Storage after the first visit), under Node from node_modules"],
+  ['compile', "WebAssembly.compile of the runtime's module (V8 compiles each function when it first runs, so this is mostly validation), or taking the module an earlier worker of the page compiled"],
+  ['instantiate', 'a new instance: its memory and data segments'],
+  ['script', "evaluating Pyodide's JavaScript (pyodide.asm.js)"],
+  ['start', "the interpreter's own start-up, running on V8's baseline code while the optimised code is compiled in the background: CPython with Pyodide's own modules, CRuby's boot and the harness, perl as far as its first read of test.pl, PHP on a probe program, R's libraries and base package, a QuickJS instance"],
+  ['snapshot', 'the copy of the memory that every program starts from (for Python with its harness and a collection before it)'],
+  ['probe program', "Perl's first program, which checks the version and `$^T`"],
+  ['load every command', "under Node, each of just-bash's commands once, before the runtime process shuts module loading"],
+  ['unpack R library', "R's library images (share, parallel) unpacked into its file system"],
+  ['compile LLVM, unpack the sysroot', "clang's 75 MB of LLVM compiled (its first worker; later ones get the compiled modules) and the C++ library's headers and archives unpacked"],
+  ['support objects', "the C++ exception runtime and glibc's rand() compiled: the first compiles of a new LLVM, slow because its code is still cold, and what warms it for the programs"],
+  ['driver command lines', "clang's driver asked once for the compile and link command lines"],
+  ['precompiled header', "the precompiled header of the splice's own two lines (#include <iostream>, using namespace std;)"],
+];
+
+const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '–');
+
+/** "start 2431, files 140, …": the steps of one worker's start (1 ms and more), in ms. */
+function steps(load: WorkerLoad | null): string {
+  if (!load) return '–';
+  return load.steps.filter(([, t]) => t >= 1).map(([name, t]) => `${name} ${ms(t)}`).join(', ');
+}
+
+/** The section's lines (Markdown). */
+export function firstResultSection(rows: readonly FirstResultRow[]): string[] {
+  const lines = [
+    '## What a first result costs',
+    '',
+    "A cold start per language (a new pool, nothing loaded, the runtime's files already at hand) from the request to the first result, split into the worker's start, step by step as its loader names the steps (timed inside the worker: runtimes/loader.ts `StepDone`), and the first program (the rest: its run, on code V8 has not optimised yet). The page shows the same split in each runtime's ready line. Milliseconds; this run's machine, one sample each.",
+    '',
+    '| language | first result Chromium | worker start | first program | the start, step by step (Chromium) | first result Node | the start, step by step (Node) |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const start = r.chromium.load?.ms ?? NaN;
+    lines.push(`| ${LANGUAGE_NAMES[r.language]} | ${ms(r.chromium.ms)} | ${ms(start)} | ${ms(r.chromium.ms - start)} | ${steps(r.chromium.load)} | ${ms(r.node.ms)} | ${steps(r.node.load)} |`);
+  }
+  const named = new Set(rows.flatMap((r) => [...(r.chromium.load?.steps ?? []), ...(r.node.load?.steps ?? [])].map(([name]) => name)));
+  lines.push('', 'The steps:', '');
+  for (const [name, meaning] of STEPS) if (named.has(name)) lines.push(`- **${name}**: ${meaning}.`);
+  const unexplained = [...named].filter((n) => n !== 'other' && !STEPS.some(([name]) => n === name));
+  if (unexplained.length) lines.push(`- ${unexplained.map((n) => `**${n}**`).join(', ')}: named by the loader (see its source).`);
+  if (named.has('other')) lines.push("- **other**: the rest of the load after the loader's last step (handing on what it compiled, the worker's lockdown).");
+  return lines;
+}
