@@ -8,7 +8,7 @@
  * them. It runs no program and never listens on such a port: nothing the frame sends
  * reaches it (docs/security.md).
  */
-import type { FilesReply, FilesRequest } from './runtime-files';
+import type { DownloadProgress, FilesReply, FilesRequest } from './runtime-files';
 import { downloadRuntimeFiles } from './runtime-files-fetch';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -16,25 +16,21 @@ const reply = (message: FilesReply, transfer: Transferable[] = []) => scope.post
 
 scope.addEventListener('message', (event: MessageEvent<FilesRequest>) => {
   const { id, urls, to } = event.data;
-  downloadRuntimeFiles(
-    urls,
-    (message) => reply({ id, kind: 'status', message }),
-    (progress) => reply({ id, kind: 'progress', progress }),
-  ).then(
-    (files) => {
-      if (!to) return reply({ id, kind: 'done', files }, Object.values(files));
-      // As Blobs: a Blob crosses into the frame's process as a handle, where transferred bytes are
-      // copied there on the frame's main thread (which relays every result: held up to 1.3 s at a
-      // time while nine runtimes loaded, #16), and again into each runtime worker's init message. Each
-      // runtime worker reads the bytes itself, in its own thread (browser-worker.ts).
-      const blobs = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, new Blob([bytes])]));
-      to.port.postMessage({ language: to.language, files: blobs });
+  const onStatus = (message: string) => reply({ id, kind: 'status', message });
+  const onProgress = (progress: DownloadProgress) => reply({ id, kind: 'progress', progress });
+  // For the frame, as Blobs: a Blob crosses into the frame's process as a handle, where transferred
+  // bytes are copied there on the frame's main thread (which relays every result: held up to 1.3 s
+  // at a time while nine runtimes loaded, #16), and again into each runtime worker's init message.
+  // Each runtime worker reads the bytes itself, in its own thread (browser-worker.ts).
+  const sending = to
+    ? downloadRuntimeFiles(urls, onStatus, onProgress, 'blobs').then((files) => {
+      to.port.postMessage({ language: to.language, files });
       to.port.close();
       reply({ id, kind: 'sent' });
-    },
-    (e: unknown) => {
-      to?.port.close();
-      reply({ id, kind: 'failed', error: e instanceof Error ? e.message : String(e) });
-    },
-  );
+    })
+    : downloadRuntimeFiles(urls, onStatus, onProgress).then((files) => reply({ id, kind: 'done', files }, Object.values(files)));
+  sending.catch((e: unknown) => {
+    to?.port.close();
+    reply({ id, kind: 'failed', error: e instanceof Error ? e.message : String(e) });
+  });
 });
