@@ -5,6 +5,7 @@
  */
 import { LANGUAGE_NAMES, type LanguageId } from '../contracts';
 import type { WorkerLoad } from '../../runtimes/host/pool';
+import type { StartStepRow } from './page';
 
 /** A cold start: from a new pool (nothing loaded) to the first program's result. */
 export interface ColdStart {
@@ -45,12 +46,21 @@ function steps(load: WorkerLoad | null): string {
   return load.steps.filter(([, t]) => t >= 1).map(([name, t]) => `${name} ${ms(t)}`).join(', ');
 }
 
+/** One language's cold start as the chart's rows: the start's steps (1 ms and more), then the first program. */
+export function firstResultSteps(language: LanguageId, cold: ColdStart): StartStepRow[] {
+  const name = LANGUAGE_NAMES[language];
+  const steps = (cold.load?.steps ?? []).filter(([, ms]) => ms >= 1).map(([step, ms]) => ({ language: name, step, ms }));
+  return [...steps, { language: name, step: 'first program', ms: Math.max(0, cold.ms - (cold.load?.ms ?? 0)) }];
+}
+
 /** The section's lines (Markdown). */
 export function firstResultSection(rows: readonly FirstResultRow[]): string[] {
   const lines = [
     '## What a first result costs',
     '',
     "A cold start per language (a new pool, nothing loaded, the runtime's files already at hand) from the request to the first result, split into the worker's start, step by step as its loader names the steps (timed inside the worker: runtimes/loader.ts `StepDone`), and the first program (the rest: its run, on code V8 has not optimised yet). The page shows the same split in each runtime's ready line. Milliseconds; this run's machine, one sample each.",
+    '',
+    '![where a first result goes](bench-first.png)',
     '',
     '| language | first result Chromium | worker start | first program | the start, step by step (Chromium) | first result Node | the start, step by step (Node) |',
     '|---|---|---|---|---|---|---|',

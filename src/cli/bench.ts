@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: benchtop's runtimes side by side with the official way of running a test
  * program (a new native process per program), on the demo set's canonical programs, in one run
- * on this machine. Writes docs/bench.md (+ docs/bench.{svg,png}, docs/bench-ratio.{svg,png}); the last line printed
+ * on this machine. Writes docs/bench.md (+ docs/bench.{svg,png}, docs/bench-ratio.{svg,png}, docs/bench-first.{svg,png}); the last line printed
  * is the geometric-mean speedup. This is a benchmark, not a test: nothing here asserts.
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { NATIVE_COMMANDS, nativeBinary, processStartTimes, runNative } from '../
 import { chooseSource, launchChromium, openApp, selectLanguages, startAppServer, visitApp } from '../bench/app-page';
 import type { BenchApi, ChartRow, RatioRow } from '../bench/page';
 import { loadPool, throughput, timedRound, type BenchProgram } from '../bench/rounds';
-import { firstResultSection, type ColdStart } from '../bench/first-result';
+import { firstResultSection, firstResultSteps, type ColdStart } from '../bench/first-result';
 import { quantile } from '../bench/scale-measure';
 import { evaluateAll } from '../core/engine';
 import { LANGUAGE_NAMES, normalizeLanguage, type Executor, type LanguageId, type Problem } from '../contracts';
@@ -243,6 +243,9 @@ async function main(): Promise<void> {
     const ratioRows: RatioRow[] = figures.map((f, i) => ({ language: LANGUAGE_NAMES[f.language], ratio: speedups[i]! }));
     ratioSvg = await (await bench()).evaluate((b, [r, g]) => b.ratioChart(r, g), [ratioRows, geomean] as const);
     await page.locator('#ratio-chart').screenshot({ path: `${OUT_DIR}/bench-ratio.png` });
+    const startSteps = figures.flatMap((f) => firstResultSteps(f.language, f.chromiumCold));
+    writeFileSync(`${OUT_DIR}/bench-first.svg`, await (await bench()).evaluate((b, r) => b.firstResultChart(r), startSteps));
+    await page.locator('#first-chart').screenshot({ path: `${OUT_DIR}/bench-first.png` });
     // Once to fill the HTTP cache, then the measured run: "files cached" as a returning user has them.
     const app = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     if (programs.has('python')) {

@@ -65,6 +65,10 @@ it('npm run bench finishes on its smallest setting and prints its report', async
     expect(row![6]!.trim()).toMatch(/^worker \d+/);
   }
   expect(costs).toContain('- **start**: ');
+  // …and its chart: a bar per language, its steps stacked.
+  const firstSvg = readFileSync(join(out, 'bench-first.svg'), 'utf8');
+  for (const label of ['Python', 'Shell', 'first program', 'snapshot']) expect(firstSvg).toContain(`>${label}<`);
+  expect(existsSync(join(out, 'bench-first.png'))).toBe(true);
   // Every runtime's download size comes from the files the build actually laid out.
   expect(report).toMatch(/Python: .*\| \d+(\.\d+)? MB/);
   expect(existsSync(join(out, 'bench.svg'))).toBe(true);
