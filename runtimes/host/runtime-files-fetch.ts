@@ -72,8 +72,8 @@ export async function downloadRuntimeFiles(
     else total.unknown = true;
     const bytes = await readWithProgress(response, (n) => { total.received += n; report(); }, url);
     if (!(await hashMatches(bytes, sha256))) throw new Error(`${url} is not the file this app was built with (its sha256 differs): refused`);
-    // The cache gets a copy: `bytes` itself is transferred to the page, which detaches it.
-    await cache?.put(url, new Response(bytes.slice(0), { headers: { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream' } })).catch(() => undefined);
+    // The cache gets a copy when `bytes` itself is transferred to the page, which detaches it.
+    await cache?.put(url, new Response(as === 'blobs' ? bytes : bytes.slice(0), { headers: { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream' } })).catch(() => undefined);
     return [name, as === 'blobs' ? new Blob([bytes]) : bytes] as const;
   }));
   report(true);

@@ -5,7 +5,6 @@
  */
 import { LANGUAGE_NAMES, type LanguageId } from '../contracts';
 import type { WorkerLoad } from '../../runtimes/host/pool';
-import type { StartStepRow } from './page';
 
 /** A cold start: from a new pool (nothing loaded) to the first program's result. */
 export interface ColdStart {
@@ -20,23 +19,38 @@ export interface FirstResultRow {
   node: ColdStart;
 }
 
-/** What each step name means, for the section's legend (the names are the loaders'). */
-const STEPS: ReadonlyArray<[string, string]> = [
-  ['worker', "from the pool starting the worker to its loader beginning: the worker's script (the runtime's JavaScript) and the init message (in Chromium through the runtime frame)"],
-  ['files', "the runtime's files read into the worker: in Chromium from the Blobs the runtime frame hands it (the files are in Cache Storage after the first visit), under Node from node_modules"],
-  ['compile', "WebAssembly.compile of the runtime's module (V8 compiles each function when it first runs, so this is mostly validation), or taking the module an earlier worker of the page compiled"],
-  ['instantiate', 'a new instance: its memory and data segments'],
-  ['script', "evaluating Pyodide's JavaScript (pyodide.asm.js)"],
-  ['start', "the interpreter's own start-up, running on V8's baseline code while the optimised code is compiled in the background: CPython with Pyodide's own modules, CRuby's boot and the harness, perl as far as its first read of test.pl, PHP on a probe program, R's libraries and base package, a QuickJS instance"],
-  ['snapshot', 'the copy of the memory that every program starts from (for Python with its harness and a collection before it)'],
-  ['probe program', "Perl's first program, which checks the version and `$^T`"],
-  ['load every command', "under Node, each of just-bash's commands once, before the runtime process shuts module loading"],
-  ['unpack R library', "R's library images (share, parallel) unpacked into its file system"],
-  ['compile LLVM, unpack the sysroot', "clang's 75 MB of LLVM compiled (its first worker; later ones get the compiled modules) and the C++ library's headers and archives unpacked"],
-  ['support objects', "the C++ exception runtime and glibc's rand() compiled: the first compiles of a new LLVM, slow because its code is still cold, and what warms it for the programs"],
-  ['driver command lines', "clang's driver asked once for the compile and link command lines"],
-  ['precompiled header', "the precompiled header of the splice's own two lines (#include <iostream>, using namespace std;)"],
+/** One step of one language's cold start, for the chart (milliseconds, in order). */
+export interface StartStepRow {
+  language: string;
+  step: string;
+  ms: number;
+}
+
+/**
+ * The steps the loaders name, in the order a start goes: what each means (the section's legend) and
+ * its colour in the chart, alike for alike (greys: the host's part; purples: compiling and
+ * instantiating WebAssembly; blue: the interpreter's start; green: the snapshot; C++'s own steps
+ * in warm colours), so that fifteen steps stay apart in one legend.
+ */
+export const STEPS: ReadonlyArray<{ name: string; color: string; meaning: string }> = [
+  { name: 'worker', color: '#8d8d8d', meaning: "from the pool starting the worker to its loader beginning: the worker's script (the runtime's JavaScript) and the init message (in Chromium through the runtime frame)" },
+  { name: 'files', color: '#c9c9c9', meaning: "the runtime's files read into the worker: in Chromium from the Blobs the runtime frame hands it (the files are in Cache Storage after the first visit), under Node from node_modules" },
+  { name: 'script', color: '#c5b0d5', meaning: "evaluating Pyodide's JavaScript (pyodide.asm.js)" },
+  { name: 'compile', color: '#6a51a3', meaning: "WebAssembly.compile of the runtime's module (V8 compiles each function when it first runs, so this is mostly validation), or taking the module an earlier worker of the page compiled" },
+  { name: 'compile LLVM, unpack the sysroot', color: '#3f007d', meaning: "clang's 75 MB of LLVM compiled (its first worker; later ones get the compiled modules) and the C++ library's headers and archives unpacked" },
+  { name: 'instantiate', color: '#9e9ac8', meaning: 'a new instance: its memory and data segments' },
+  { name: 'unpack R library', color: '#97bbf5', meaning: "R's library images (share, parallel) unpacked into its file system" },
+  { name: 'start', color: '#4269d0', meaning: "the interpreter's own start-up, running on V8's baseline code while the optimised code is compiled in the background: CPython with Pyodide's own modules, CRuby's boot and the harness, perl as far as its first read of test.pl, PHP on a probe program, R's libraries and base package, a QuickJS instance" },
+  { name: 'load every command', color: '#2a4d9c', meaning: "under Node, each of just-bash's commands once, before the runtime process shuts module loading" },
+  { name: 'support objects', color: '#e45756', meaning: "the C++ exception runtime and glibc's rand() compiled: the first compiles of a new LLVM, slow because its code is still cold, and what warms it for the programs" },
+  { name: 'driver command lines', color: '#ff9da6', meaning: "clang's driver asked once for the compile and link command lines" },
+  { name: 'precompiled header', color: '#f58518', meaning: "the precompiled header of the splice's own two lines (#include <iostream>, using namespace std;)" },
+  { name: 'snapshot', color: '#3ca951', meaning: 'the copy of the memory that every program starts from (for Python with its harness and a collection before it)' },
+  { name: 'probe program', color: '#6cc5b0', meaning: "Perl's first program, which checks the version and `$^T`" },
 ];
+/** Colours of the two steps the bench adds itself. */
+export const OTHER_COLOR = '#e4e4e4';
+export const FIRST_PROGRAM_COLOR = '#f4d03f';
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '–');
 
@@ -71,8 +85,8 @@ export function firstResultSection(rows: readonly FirstResultRow[]): string[] {
   }
   const named = new Set(rows.flatMap((r) => [...(r.chromium.load?.steps ?? []), ...(r.node.load?.steps ?? [])].map(([name]) => name)));
   lines.push('', 'The steps:', '');
-  for (const [name, meaning] of STEPS) if (named.has(name)) lines.push(`- **${name}**: ${meaning}.`);
-  const unexplained = [...named].filter((n) => n !== 'other' && !STEPS.some(([name]) => n === name));
+  for (const { name, meaning } of STEPS) if (named.has(name)) lines.push(`- **${name}**: ${meaning}.`);
+  const unexplained = [...named].filter((n) => n !== 'other' && !STEPS.some((step) => n === step.name));
   if (unexplained.length) lines.push(`- ${unexplained.map((n) => `**${n}**`).join(', ')}: named by the loader (see its source).`);
   if (named.has('other')) lines.push("- **other**: the rest of the load after the loader's last step (handing on what it compiled, the worker's lockdown).");
   return lines;

@@ -5,6 +5,7 @@
 import * as Plot from '@observablehq/plot';
 import { cacheRuntimeFiles, createBrowserExecutor } from '../../runtimes/host/browser';
 import type { RunResult } from '../contracts';
+import { FIRST_PROGRAM_COLOR, OTHER_COLOR, STEPS, type StartStepRow } from './first-result';
 import { loadPool, throughput, timedRound, type BenchProgram } from './rounds';
 
 export type { BenchProgram } from './rounds';
@@ -158,7 +159,7 @@ const api = {
     const languages = [...new Set(rows.map((r) => r.language))];
     const total = (language: string) => rows.filter((r) => r.language === language).reduce((a, r) => a + r.ms, 0);
     languages.sort((a, b) => total(b) - total(a));
-    // The legend in the order a start goes (STEP_COLORS), steps it does not know last.
+    // The legend in the order a start goes (STEPS, then other and the first program), steps it does not know last.
     const known = Object.keys(STEP_COLORS);
     const rank = (step: string) => (known.includes(step) ? known.indexOf(step) : known.length);
     const steps = [...new Set(rows.map((r) => r.step))].sort((a, b) => rank(a) - rank(b));
@@ -181,24 +182,11 @@ const api = {
   },
 };
 
-/** One step of one language's cold start, for firstResultChart (milliseconds, in order). */
-export interface StartStepRow {
-  language: string;
-  step: string;
-  ms: number;
-}
-
-/**
- * A colour per step of a start, alike for alike (greys: the host's part; purples: compiling and
- * instantiating WebAssembly; blue: the interpreter's start; green: the snapshot; yellow: the first
- * program; C++'s own steps in warm colours), so that fifteen steps stay apart in one legend.
- */
+/** A step's colour in the chart (first-result.ts STEPS). */
 const STEP_COLORS: Record<string, string> = {
-  worker: '#8d8d8d', files: '#c9c9c9', script: '#c5b0d5',
-  compile: '#6a51a3', 'compile LLVM, unpack the sysroot': '#3f007d', instantiate: '#9e9ac8', 'unpack R library': '#97bbf5',
-  start: '#4269d0', 'load every command': '#2a4d9c',
-  'support objects': '#e45756', 'driver command lines': '#ff9da6', 'precompiled header': '#f58518',
-  snapshot: '#3ca951', 'probe program': '#6cc5b0', other: '#e4e4e4', 'first program': '#f4d03f',
+  ...Object.fromEntries(STEPS.map((step) => [step.name, step.color])),
+  other: OTHER_COLOR,
+  'first program': FIRST_PROGRAM_COLOR,
 };
 const stepColor = (step: string) => STEP_COLORS[step] ?? '#b07aa1';
 
