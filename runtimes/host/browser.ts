@@ -85,7 +85,7 @@ function spawnDirectWorker(language: LanguageId, onStatus?: (message: string) =>
   const worker = new Worker(workerUrl(language), { type: 'module', name: `benchtop-${language}` });
   return {
     post: (message: HostMessage) => {
-      // Pyodide and QuickJS find their files themselves here; the other runtimes are handed theirs.
+      // Pyodide finds its files itself here; the other runtimes are handed theirs.
       if (message.type !== 'init' || CATALOG[language]?.nodeLoadsItself) return worker.postMessage(message);
       void fetchRuntimeFiles(runtimeFileUrls(language), onStatus, onProgress).then(
         (files) => worker.postMessage({ ...message, settings: { ...message.settings, files } }, Object.values(files)),

@@ -22,7 +22,7 @@ export interface CatalogEntry {
   /** Files handed to the runtime in its init message: name → path inside node_modules. */
   files: Readonly<Record<string, string>>;
   /**
-   * Under Node the runtime finds its own files in node_modules (Pyodide, QuickJS); otherwise the
+   * Under Node the runtime finds its own files in node_modules (Pyodide); otherwise the
    * Node worker reads `files` and hands them over, exactly as the page does.
    */
   nodeLoadsItself?: boolean;
@@ -103,13 +103,11 @@ export const CATALOG: Readonly<Partial<Record<LanguageId, CatalogEntry>>> = {
   javascript: {
     what: 'QuickJS (about 1 MB)',
     files: { 'quickjs.wasm': '@jitl/quickjs-ng-wasmfile-release-sync/dist/emscripten-module.wasm' },
-    nodeLoadsItself: true,
     fidelity: { agreement: 1, against: 'real toolchain on the demo set' },
   },
   typescript: {
     what: 'QuickJS and the sucrase TypeScript transpiler (about 1.5 MB)',
     files: { 'quickjs.wasm': '@jitl/quickjs-ng-wasmfile-release-sync/dist/emscripten-module.wasm' },
-    nodeLoadsItself: true,
     fidelity: { agreement: 1, against: 'official conformance cases' },
   },
   php: {

@@ -1,6 +1,7 @@
 /**
- * JavaScript runtime: QuickJS (quickjs-ng, compiled to WebAssembly). Every run gets a fresh
- * QuickJS runtime and context, so nothing survives from one program to the next, and the code
+ * JavaScript runtime: QuickJS (quickjs-ng, compiled to WebAssembly). Every run starts from the
+ * same fresh QuickJS runtime and context (a snapshot of the instance put back: createRealm says
+ * how), so nothing survives from one program to the next, and the code
  * cannot reach the page, the worker's globals or the network: it sees only what prelude.js gives.
  * Timeouts are enforced inside QuickJS by an interrupt handler, so a runaway loop does not cost
  * the worker. See docs/architecture.md for why QuickJS rather than the worker's own V8.
@@ -11,6 +12,7 @@ import nodeEnvironment from './node-env.generated.js';
 import { NODE18_INTRINSICS, node18SyntaxError } from './node18';
 import { packageVersion } from '../package-versions';
 import { OutputCapture } from '../host/output';
+import { exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
 import type { LanguageRuntime } from '../../src/contracts';
 import type { StepDone } from '../loader';
 
@@ -18,7 +20,7 @@ import type { StepDone } from '../loader';
 export const QUICKJS_WASM_FILE = 'quickjs.wasm';
 
 export interface JavaScriptRuntimeOptions {
-  /** QuickJS's WebAssembly binary, handed in by the host: then nothing is fetched. */
+  /** QuickJS's WebAssembly binary, handed in by the host (nothing is fetched). */
   wasm?: ArrayBuffer;
   /** Told as each step of the load ends (loader.ts). */
   step?: StepDone;
@@ -26,63 +28,229 @@ export interface JavaScriptRuntimeOptions {
 
 const MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;
 const STACK_LIMIT_BYTES = 2 * 1024 * 1024;
+/** The memory QuickJS's module asks for at least (16 MB); what a snapshot copies. */
+const INITIAL_MEMORY_PAGES = 256;
 
 interface Streams {
   stdout: OutputCapture;
   stderr: OutputCapture;
 }
 
-export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions = {}): Promise<LanguageRuntime> {
-  // Compiled once; a new instance (fresh memory) is made from it whenever the old one broke.
-  const wasmModule = options.wasm ? await WebAssembly.compile(options.wasm) : null;
+export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions): Promise<LanguageRuntime> {
+  if (!options.wasm) throw new Error('the JavaScript runtime needs QuickJS\'s WebAssembly binary');
+  // Compiled once, with every mutable global exported (the snapshot puts them back); a new
+  // realm is made from it whenever the old one broke or grew too much.
+  const wasmModule = await WebAssembly.compile(exposeMutableGlobals(options.wasm));
   options.step?.('compile');
-  const variant = wasmModule ? newVariant(baseVariant, { wasmModule, wasmLocation: QUICKJS_WASM_FILE }) : baseVariant;
-  let quickjs = await newQuickJSWASMModuleFromVariant(variant);
+  const run: RunState = { streams: newStreams(), deadline: 0, interrupted: false, exit: { code: null, stopping: false } };
+  let realm = await createRealm(wasmModule, run);
   options.step?.('start');
   return {
     description: `QuickJS-ng (quickjs-emscripten ${packageVersion('quickjs-emscripten-core')})`,
     async run(program, timeoutMs) {
       const started = performance.now();
-      const deadline = started + timeoutMs;
-      const streams: Streams = { stdout: new OutputCapture(), stderr: new OutputCapture() };
       // Syntax newer than the official Node 18 fails as it does there (node18.ts).
       const tooNew = node18SyntaxError(program);
       if (tooNew !== null) {
         return { exitCode: 1, stdout: '', stderr: tooNew, timedOut: false, durationMs: performance.now() - started };
       }
-      const runtime = quickjs.newRuntime();
-      runtime.setMemoryLimit(MEMORY_LIMIT_BYTES);
-      // About 13,000 frames of simple recursion, near Node's ~11,000. Where the thread's own stack
-      // is smaller (a browser worker), the host overflow below is reported as Node's RangeError.
-      runtime.setMaxStackSize(STACK_LIMIT_BYTES);
-      let interrupted = false;
-      const exit: ExitRequest = { code: null, stopping: false };
-      // (An exit stops the program too: an error QuickJS lets no catch or finally block take.)
-      runtime.setInterruptHandler(() => exit.stopping || (interrupted = performance.now() > deadline));
-      const context = runtime.newContext();
+      // The realm as it was after start-up: nothing of the last program is left (header).
+      if (!realm.reset()) realm = await createRealm(wasmModule, run);
+      const streams = newStreams();
+      Object.assign(run, { streams, deadline: started + timeoutMs, interrupted: false, exit: { code: null, stopping: false } });
       let exitCode: number;
       try {
-        exitCode = execute(context, program, streams, timeoutMs, () => interrupted, exit);
-        context.dispose();
-        runtime.dispose();
+        exitCode = execute(realm, program, run, timeoutMs);
       } catch (e) {
-        // The WebAssembly instance itself failed (host stack overflow, out of memory): its state
-        // is lost, so the next run gets a new instance.
+        // The WebAssembly instance itself failed (host stack overflow, out of memory) in the
+        // middle of a call: the next run gets a new realm.
         const overflow = e instanceof RangeError;
         streams.stderr.write(overflow ? `RangeError: Maximum call stack size exceeded\n` : `benchtop: the JavaScript runtime failed: ${(e as Error).message}\n`);
         exitCode = 1;
-        quickjs = await newQuickJSWASMModuleFromVariant(variant);
+        realm = await createRealm(wasmModule, run);
       }
       const result = {
-        exitCode: interrupted ? null : exitCode,
+        exitCode: run.interrupted ? null : exitCode,
         stdout: streams.stdout.text(),
         stderr: streams.stderr.text(),
-        timedOut: interrupted || exitCode === TIMED_OUT,
+        timedOut: run.interrupted || exitCode === TIMED_OUT,
         durationMs: performance.now() - started,
       };
       return streams.stdout.truncated || streams.stderr.truncated ? { ...result, truncated: true } : result;
     },
   };
+}
+
+const newStreams = (): Streams => ({ stdout: new OutputCapture(), stderr: new OutputCapture() });
+
+/** What the host functions and the interrupt handler of a realm read: the current run's. */
+interface RunState {
+  streams: Streams;
+  deadline: number;
+  interrupted: boolean;
+  exit: ExitRequest;
+}
+
+/** Memory a program may grow and still be put back (zeroing it); past that, a new realm. */
+const GROWTH_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A QuickJS instance with its runtime and context set up for a program (limits, the host
+ * functions, Node 18's intrinsics and the Node-like environment), and the snapshot of that state.
+ */
+interface Realm {
+  context: QuickJSContext;
+  /** The environment's `__benchtop` object and its entry points, taken before the snapshot. */
+  host: QuickJSHandle;
+  entries: ReadonlyMap<(typeof HOST_ENTRIES)[number], QuickJSHandle>;
+  /** Puts the instance back to its snapshot with a new seed and time origin; false: it grew too much. */
+  reset(): boolean;
+}
+
+/**
+ * Setting up a context costs about 9 ms, nearly all of it evaluating the 60 KB environment, which
+ * was most of a typical program's run. So it is done once per realm and the instance's memory and
+ * globals are kept (runtimes/host/wasm-snapshot.ts) and put back before each program. QuickJS's
+ * whole state (objects, atoms, jobs, the runtime's limits) is in that memory; the host side keeps
+ * only the handles taken here, which stay valid because they point into it. Two values of the
+ * context must not repeat from run to run: Math.random's seed (xorshift64*, seeded from the clock
+ * when the context is made) and the origin of `performance.now()`; each run writes its own.
+ */
+async function createRealm(wasmModule: WebAssembly.Module, run: RunState): Promise<Realm> {
+  // No deadline while the environment is evaluated (a run's may have passed).
+  run.deadline = Infinity;
+  run.exit = { code: null, stopping: false };
+  const memory = new WebAssembly.Memory({ initial: INITIAL_MEMORY_PAGES, maximum: 32768 });
+  let instance: WebAssembly.Instance | undefined;
+  const variant = newVariant(baseVariant, {
+    wasmMemory: memory,
+    emscriptenModule: {
+      instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+        void WebAssembly.instantiate(wasmModule, imports).then((made) => {
+          instance = made;
+          receive(made, wasmModule);
+        });
+        return {};
+      },
+    } as never,
+  });
+  const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+  if (!instance) throw new Error('QuickJS was not instantiated by benchtop');
+  const runtime = quickjs.newRuntime();
+  runtime.setMemoryLimit(MEMORY_LIMIT_BYTES);
+  // About 13,000 frames of simple recursion, near Node's ~11,000. Where the thread's own stack
+  // is smaller (a browser worker), the host overflow is reported as Node's RangeError.
+  runtime.setMaxStackSize(STACK_LIMIT_BYTES);
+  // (An exit stops the program too: an error QuickJS lets no catch or finally block take.)
+  // (It only ever sets `interrupted`: a realm made after a run's failure leaves that run's as it was.)
+  runtime.setInterruptHandler(() => run.exit.stopping || (performance.now() > run.deadline && (run.interrupted = true)));
+  const beforeContext = performance.now();
+  const context = runtime.newContext();
+  const afterContext = performance.now();
+  // Handles the context makes on first use: made now, so that they point into the snapshot.
+  void [context.global, context.undefined, context.null, context.true, context.false];
+
+  const writeFn = context.newFunction('__benchtop_write', (fd, text, dropped) => {
+    const stream = context.getNumber(fd) === 2 ? run.streams.stderr : run.streams.stdout;
+    if (run.exit.stopping) return stream.full ? context.true : context.false; // (Node has exited by now)
+    stream.write(context.getString(text));
+    // Characters the environment did not even pass (node-process.js caps each write at 1 MB).
+    if (dropped) stream.drop(context.getNumber(dropped));
+    return stream.full ? context.true : context.false;
+  });
+  context.setProp(context.global, '__benchtop_write', writeFn);
+  writeFn.dispose();
+  const exitFn = context.newFunction('__benchtop_exit', (code) => {
+    const exit = run.exit;
+    // The first exit wins until the 'exit' listeners run (Node exits at once).
+    if (exit.stopping) return;
+    const n = context.typeof(code) === 'number' ? context.getNumber(code) : 0;
+    exit.code = Number.isFinite(n) ? Math.trunc(n) & 0xff : 0; // (a process's status: exit(-1) is 255, exit(256) is 0)
+    exit.stopping = true;
+  });
+  context.setProp(context.global, '__benchtop_exit', exitFn);
+  exitFn.dispose();
+  context.unwrapResult(context.evalCode(NODE18_INTRINSICS, 'node18.js')).dispose();
+  context.unwrapResult(context.evalCode(nodeEnvironment, 'node-env.js')).dispose();
+  // The environment's entry points are taken before any program runs and their global removed: a
+  // program can neither reach nor replace them (a replaced `exitCode` would turn its own uncaught
+  // error into exit 0). Nothing else of the host is in the realm.
+  const host = context.getProp(context.global, '__benchtop');
+  const entries = new Map(HOST_ENTRIES.map((name) => [name, context.getProp(host, name)] as const));
+  context.unwrapResult(context.evalCode('delete globalThis.__benchtop', 'benchtop.js')).dispose();
+
+  const contextAddress = (context as unknown as { ctx: { value: number } }).ctx.value;
+  const randomState = findRandomState(context, memory, contextAddress);
+  const timeOrigin = findTimeOrigin(memory, contextAddress, beforeContext, afterContext);
+  const exports = { ...instance.exports, memory };
+  const snapshot = new InstanceSnapshot(exports);
+  const seed = new BigUint64Array(1);
+  return {
+    context,
+    host,
+    entries,
+    reset() {
+      if (!snapshot.restore(exports, GROWTH_LIMIT_BYTES)) return false;
+      const view = new DataView(memory.buffer);
+      do crypto.getRandomValues(seed);
+      while (seed[0] === 0n);
+      view.setBigUint64(randomState, seed[0]!, true);
+      view.setFloat64(timeOrigin, performance.now(), true);
+      return true;
+    },
+  };
+}
+
+/** How many bytes of the context (and past it) are searched for its fields. */
+const CONTEXT_SEARCH_BYTES = 8192;
+
+/** One step of QuickJS's Math.random state (xorshift64*, quickjs.c). */
+function xorshift64(x: bigint): bigint {
+  x ^= x >> 12n;
+  x = (x ^ (x << 25n)) & 0xffffffffffffffffn;
+  return x ^ (x >> 27n);
+}
+
+/** The double Math.random returns for a state already stepped (quickjs.c js_math_random). */
+function randomDouble(state: bigint): number {
+  const v = (state * 0x2545f4914f6cdd1dn) & 0xffffffffffffffffn;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setBigUint64(0, (1023n << 52n) | (v >> 12n));
+  return view.getFloat64(0) - 1;
+}
+
+/**
+ * The address of the context's Math.random state, found by its effect: the one 64-bit word near
+ * the context that one call of Math.random steps as xorshift64*, and whose step gives the double
+ * it returned. Throws unless exactly one word does (a QuickJS whose layout or generator changed).
+ */
+function findRandomState(context: QuickJSContext, memory: WebAssembly.Memory, at: number): number {
+  const before = new DataView(memory.buffer.slice(at, at + CONTEXT_SEARCH_BYTES));
+  const value = context.getNumber(context.unwrapResult(context.evalCode('Math.random()', 'seed.js')).consume((h) => h.dup()));
+  const after = new DataView(memory.buffer, at, CONTEXT_SEARCH_BYTES);
+  const found: number[] = [];
+  for (let offset = 0; offset + 8 <= CONTEXT_SEARCH_BYTES; offset += 4) {
+    const next = xorshift64(before.getBigUint64(offset, true));
+    if (after.getBigUint64(offset, true) === next && next !== 0n && randomDouble(next) === value) found.push(at + offset);
+  }
+  if (found.length !== 1) throw new Error(`QuickJS's Math.random state was not found (${found.length} candidates)`);
+  return found[0]!;
+}
+
+/**
+ * The address of the context's time origin (a double: the host's performance.now() when the
+ * context was made, which performance.now() inside subtracts): the one double near the context
+ * between the clock readings taken around its making.
+ */
+function findTimeOrigin(memory: WebAssembly.Memory, at: number, from: number, to: number): number {
+  const view = new DataView(memory.buffer, at, CONTEXT_SEARCH_BYTES);
+  const found: number[] = [];
+  for (let offset = 0; offset + 8 <= CONTEXT_SEARCH_BYTES; offset += 4) {
+    const v = view.getFloat64(offset, true);
+    if (v >= from - 0.001 && v <= to + 0.001) found.push(at + offset);
+  }
+  if (found.length !== 1) throw new Error(`QuickJS's time origin was not found (${found.length} candidates)`);
+  return found[0]!;
 }
 
 const TIMED_OUT = -1;
@@ -103,34 +271,10 @@ interface ExitRequest {
 }
 
 /** Runs the program and its event loop; returns the exit code (TIMED_OUT for a virtual-clock timeout). */
-function execute(context: QuickJSContext, program: string, streams: Streams, timeoutMs: number, interrupted: () => boolean, exit: ExitRequest): number {
-  const writeFn = context.newFunction('__benchtop_write', (fd, text, dropped) => {
-    const stream = context.getNumber(fd) === 2 ? streams.stderr : streams.stdout;
-    if (exit.stopping) return stream.full ? context.true : context.false; // (Node has exited by now)
-    stream.write(context.getString(text));
-    // Characters the environment did not even pass (node-process.js caps each write at 1 MB).
-    if (dropped) stream.drop(context.getNumber(dropped));
-    return stream.full ? context.true : context.false;
-  });
-  context.setProp(context.global, '__benchtop_write', writeFn);
-  writeFn.dispose();
-  const exitFn = context.newFunction('__benchtop_exit', (code) => {
-    // The first exit wins until the 'exit' listeners run (Node exits at once).
-    if (exit.stopping) return;
-    const n = context.typeof(code) === 'number' ? context.getNumber(code) : 0;
-    exit.code = Number.isFinite(n) ? Math.trunc(n) & 0xff : 0; // (a process's status: exit(-1) is 255, exit(256) is 0)
-    exit.stopping = true;
-  });
-  context.setProp(context.global, '__benchtop_exit', exitFn);
-  exitFn.dispose();
-  context.unwrapResult(context.evalCode(NODE18_INTRINSICS, 'node18.js')).dispose();
-  context.unwrapResult(context.evalCode(nodeEnvironment, 'node-env.js')).dispose();
-  // The environment's entry points are taken before the program runs and their global removed: the
-  // program can neither reach nor replace them (a replaced `exitCode` would turn its own uncaught
-  // error into exit 0). Nothing else of the host is in the realm, which dies with the run.
-  const host = context.getProp(context.global, '__benchtop');
-  const entries = new Map(HOST_ENTRIES.map((name) => [name, context.getProp(host, name)] as const));
-  context.unwrapResult(context.evalCode('delete globalThis.__benchtop', 'benchtop.js')).dispose();
+function execute(realm: Realm, program: string, run: RunState, timeoutMs: number): number {
+  const { context, host, entries } = realm;
+  const { streams } = run;
+  const exit = run.exit;
   const call = (name: (typeof HOST_ENTRIES)[number], ...args: QuickJSHandle[]) => context.callFunction(entries.get(name)!, host, ...args);
 
   const dumpAndDispose = (result: ReturnType<typeof call>): unknown => {
@@ -181,7 +325,7 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
     if (evaluated.error) code = uncaught(evaluated.error);
     else completion = evaluated.value;
     while (code === null && !exit.stopping) {
-      if (interrupted()) return TIMED_OUT;
+      if (run.interrupted) return TIMED_OUT;
       const jobs = context.runtime.executePendingJobs();
       if (jobs.error) {
         code = uncaught(jobs.error);
@@ -221,7 +365,5 @@ function execute(context: QuickJSContext, program: string, streams: Streams, tim
     return (dumpAndDispose(exited) as number) & 0xff;
   } finally {
     completion?.dispose();
-    for (const fn of entries.values()) fn.dispose();
-    host.dispose();
   }
 }
