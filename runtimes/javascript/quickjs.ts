@@ -20,7 +20,7 @@ import type { StepDone } from '../loader';
 export const QUICKJS_WASM_FILE = 'quickjs.wasm';
 
 export interface JavaScriptRuntimeOptions {
-  /** QuickJS's WebAssembly binary, handed in by the host (nothing is fetched). */
+  /** QuickJS's WebAssembly binary, handed in by the host (required: nothing is fetched). */
   wasm?: ArrayBuffer;
   /** Told as each step of the load ends (loader.ts). */
   step?: StepDone;
