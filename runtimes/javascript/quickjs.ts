@@ -8,6 +8,12 @@
  */
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten-core';
 import baseVariant from '@jitl/quickjs-ng-wasmfile-release-sync';
+// The browser build of QuickJS's Emscripten glue, in every host (the page resolves the package to
+// it anyway). The Node build requires node:fs, node:path and node:url each time it makes a module,
+// which a Node runtime worker's module gate refuses once the runtime has loaded
+// (runtimes/host/node-lockdown.ts), and a realm may have to be made again at run time. This build
+// asks the host for nothing: createRealm hands it the memory and the instance.
+import browserGlue from '../../node_modules/@jitl/quickjs-ng-wasmfile-release-sync/dist/emscripten-module.browser.mjs';
 import nodeEnvironment from './node-env.generated.js';
 import { NODE18_INTRINSICS, node18SyntaxError } from './node18';
 import { packageVersion } from '../package-versions';
@@ -122,7 +128,7 @@ async function createRealm(wasmModule: WebAssembly.Module, run: RunState): Promi
   run.exit = { code: null, stopping: false };
   const memory = new WebAssembly.Memory({ initial: INITIAL_MEMORY_PAGES, maximum: 32768 });
   let instance: WebAssembly.Instance | undefined;
-  const variant = newVariant(baseVariant, {
+  const variant = newVariant({ ...baseVariant, importModuleLoader: async () => browserGlue }, {
     wasmMemory: memory,
     emscriptenModule: {
       instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {

@@ -6,6 +6,7 @@
  * seed, the clock's origin) and programs that grow or break the instance.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createNodeExecutor } from '../../runtimes/host/node';
 import { readCatalogFiles } from '../../runtimes/host/node-files';
 import { createJavaScriptRuntime } from '../../runtimes/javascript/quickjs';
 import { createTypeScriptRuntime } from '../../runtimes/typescript/sucrase';
@@ -95,5 +96,22 @@ describe('every program starts from the same fresh realm', () => {
     await ts.run('const g = globalThis as any; g.leaked = 1; (Array.prototype as any).sum = 1;', 10_000);
     const r = await ts.run('const x: string = typeof (globalThis as any).leaked + " " + typeof ([] as any).sum; console.log(x);', 10_000);
     expect(r.stdout).toBe('undefined undefined\n');
+  });
+
+  it("under the CLI's locked-down worker too, a realm is made again after a program that grew past what a put-back allows", async () => {
+    // The worker shuts module loading once its runtime is ready (node-lockdown.ts): making a realm
+    // again must need no module (until this test, the Node build of QuickJS's glue required node:fs).
+    const executor = createNodeExecutor({ poolSize: 1 });
+    try {
+      const run = (program: string) => executor.run({ language: 'javascript', program, timeoutMs: 20_000 });
+      expect((await run(PROBE)).stdout.trim()).toBe(CLEAN);
+      const big = await run('globalThis.leaked = new Uint8Array(300e6).fill(7); var v = 1; console.log(leaked.length)');
+      expect(big.stdout).toBe('300000000\n');
+      const after = await run(PROBE);
+      expect(after.stderr).toBe('');
+      expect(after.stdout.trim()).toBe(CLEAN);
+    } finally {
+      await executor.dispose();
+    }
   });
 });
