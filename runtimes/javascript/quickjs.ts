@@ -12,8 +12,10 @@ import baseVariant from '@jitl/quickjs-ng-wasmfile-release-sync';
 // it anyway). The Node build requires node:fs, node:path and node:url each time it makes a module,
 // which a Node runtime worker's module gate refuses once the runtime has loaded
 // (runtimes/host/node-lockdown.ts), and a realm may have to be made again at run time. This build
-// asks the host for nothing: createRealm hands it the memory and the instance.
-import browserGlue from '../../node_modules/@jitl/quickjs-ng-wasmfile-release-sync/dist/emscripten-module.browser.mjs';
+// asks the host for nothing: createRealm hands it the memory and the instance. (No declaration
+// file sits beside it for a path import; its type is the package's own loader's, below.)
+// @ts-ignore
+import browserGlueUntyped from '../../node_modules/@jitl/quickjs-ng-wasmfile-release-sync/dist/emscripten-module.browser.mjs';
 import nodeEnvironment from './node-env.generated.js';
 import { NODE18_INTRINSICS, node18SyntaxError } from './node18';
 import { packageVersion } from '../package-versions';
@@ -128,6 +130,7 @@ async function createRealm(wasmModule: WebAssembly.Module, run: RunState): Promi
   run.exit = { code: null, stopping: false };
   const memory = new WebAssembly.Memory({ initial: INITIAL_MEMORY_PAGES, maximum: 32768 });
   let instance: WebAssembly.Instance | undefined;
+  const browserGlue = browserGlueUntyped as Awaited<ReturnType<typeof baseVariant.importModuleLoader>>;
   const variant = newVariant({ ...baseVariant, importModuleLoader: async () => browserGlue }, {
     wasmMemory: memory,
     emscriptenModule: {
