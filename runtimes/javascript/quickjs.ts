@@ -235,7 +235,7 @@ function randomDouble(state: bigint): number {
  */
 function findRandomState(context: QuickJSContext, memory: WebAssembly.Memory, at: number): number {
   const before = new DataView(memory.buffer.slice(at, at + CONTEXT_SEARCH_BYTES));
-  const value = context.getNumber(context.unwrapResult(context.evalCode('Math.random()', 'seed.js')).consume((h) => h.dup()));
+  const value = context.unwrapResult(context.evalCode('Math.random()', 'seed.js')).consume((h) => context.getNumber(h));
   const after = new DataView(memory.buffer, at, CONTEXT_SEARCH_BYTES);
   const found: number[] = [];
   for (let offset = 0; offset + 8 <= CONTEXT_SEARCH_BYTES; offset += 4) {
