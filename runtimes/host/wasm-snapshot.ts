@@ -15,6 +15,8 @@
  * caller's to make new per program.
  */
 
+import { MemoryImage } from './memory-image';
+
 /** Prefix of the export names `exposeMutableGlobals` adds. */
 const EXPOSED = 'benchtop_global_';
 
@@ -159,13 +161,13 @@ function encodeName(text: string): number[] {
 
 /** An instance's memory and mutable globals at one moment, to be put back before each program. */
 export class InstanceSnapshot {
-  private readonly memory: Uint8Array;
+  private readonly memory: MemoryImage;
   /** Mutable globals by export name, so that a new instance of the same module can take them. */
   private readonly globals: ReadonlyMap<string, unknown>;
 
   /** `exports` must come from a module passed through `exposeMutableGlobals`. */
   constructor(exports: WebAssembly.Exports) {
-    this.memory = new Uint8Array(onlyMemory(exports).buffer).slice();
+    this.memory = new MemoryImage(onlyMemory(exports));
     this.globals = new Map(mutableGlobals(exports).map(([name, global]) => [name, global.value]));
   }
 
@@ -181,7 +183,7 @@ export class InstanceSnapshot {
     if (size > this.memory.byteLength + growthLimit) return false;
     if (size < this.memory.byteLength) memory.grow((this.memory.byteLength - size) / 65536);
     const bytes = new Uint8Array(memory.buffer);
-    bytes.set(this.memory);
+    this.memory.writeTo(bytes);
     if (size > this.memory.byteLength) bytes.fill(0, this.memory.byteLength);
     const globals = mutableGlobals(exports);
     if (globals.length !== this.globals.size) throw new Error('the instance has other globals than the snapshot');

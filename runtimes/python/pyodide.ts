@@ -68,7 +68,10 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   }
   // Instantiation, CPython's start-up and the imports of Pyodide's own modules.
   options.step?.('start');
-  hideJsLibraryFromDlsym(imports.captured());
+  const wasmImports = imports.captured();
+  const memory = wasmImports.memory;
+  if (!(memory instanceof WebAssembly.Memory)) throw new Error('Pyodide changed: it imports no memory');
+  hideJsLibraryFromDlsym(wasmImports);
   // Output outside a run (there should be none) is dropped: it belongs to no program.
   pyodide.setStdout({ write: (bytes: Uint8Array) => (stdout?.writeBytes(bytes, decoder.out), bytes.length) });
   pyodide.setStderr({ write: (bytes: Uint8Array) => (stderr?.writeBytes(bytes, decoder.err), bytes.length) });
@@ -85,7 +88,7 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   // objects, not the whole standard library loaded here: the largest per-program cost before.
   pyodide.runPython('import gc; gc.collect(); gc.freeze()');
   const module = (pyodide as unknown as { _module: PyodideModule & { API: unknown } })._module;
-  const snapshot = new InterpreterSnapshot(module);
+  const snapshot = new InterpreterSnapshot(module, memory);
   // The JavaScript objects Python still holds (the globals stand-in, Pyodide's public API object,
   // its package record…) are frozen: a program could otherwise leave a value on one for the next.
   for (const value of snapshot.heldValues()) {

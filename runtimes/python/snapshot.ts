@@ -15,6 +15,8 @@
  * (a mount, an unknown kind of node) makes restore() throw, which replaces the worker.
  */
 
+import { MemoryImage } from '../host/memory-image';
+
 interface FsNode {
   id: number;
   name: string;
@@ -79,7 +81,7 @@ function readTable(get: (i: number) => unknown): unknown[] {
 }
 
 export class InterpreterSnapshot {
-  private readonly memory: Uint8Array;
+  private readonly memory: MemoryImage;
   private readonly stackPointer: number;
   private readonly hiwire: unknown[];
   private readonly immortals: unknown[];
@@ -90,8 +92,10 @@ export class InterpreterSnapshot {
   private readonly mounts: number;
   private readonly nameTableSize: number;
 
-  constructor(private readonly module: PyodideModule) {
-    this.memory = module.HEAPU8.slice();
+  /** `memory`: the interpreter's WebAssembly memory (its HEAPU8's), which Pyodide imports. */
+  constructor(private readonly module: PyodideModule, memory: WebAssembly.Memory) {
+    if (memory.buffer !== module.HEAPU8.buffer) throw new Error('Pyodide changed: its memory is not the one it imported');
+    this.memory = new MemoryImage(memory);
     this.stackPointer = module.___stack_pointer.value as number;
     this.hiwire = readTable((i) => module.__hiwire_get(i));
     this.immortals = readTable((i) => module.__hiwire_immortal_get(i));
@@ -141,7 +145,7 @@ export class InterpreterSnapshot {
 
   /** How much the memory has grown past the snapshot (WebAssembly memory never shrinks). */
   grownBytes(): number {
-    return this.module.HEAPU8.length - this.memory.length;
+    return this.module.HEAPU8.length - this.memory.byteLength;
   }
 
   /** Puts the interpreter back as it was when the snapshot was taken. Throws if it cannot. */
@@ -149,8 +153,8 @@ export class InterpreterSnapshot {
     const m = this.module;
     const end = Math.min(this.currentBreak(), m.HEAPU8.length);
     const heap = m.HEAPU8; // re-read: the memory may have grown (a new buffer)
-    heap.set(this.memory);
-    if (end > this.memory.length) heap.fill(0, this.memory.length, end);
+    this.memory.writeTo(heap);
+    if (end > this.memory.byteLength) heap.fill(0, this.memory.byteLength, end);
     m.___stack_pointer.value = this.stackPointer;
     this.hiwire.forEach((value, i) => m.__hiwire_set(i, value));
     this.immortals.forEach((value, i) => {
