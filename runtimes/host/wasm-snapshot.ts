@@ -167,8 +167,9 @@ export class InstanceSnapshot {
 
   /** `exports` must come from a module passed through `exposeMutableGlobals`. */
   constructor(exports: WebAssembly.Exports) {
-    this.memory = new MemoryImage(onlyMemory(exports));
-    this.globals = new Map(mutableGlobals(exports).map(([name, global]) => [name, global.value]));
+    const { memory, globals } = instanceParts(exports);
+    this.memory = new MemoryImage(memory);
+    this.globals = new Map(globals.map(([name, global]) => [name, global.value]));
   }
 
   /**
@@ -178,14 +179,13 @@ export class InstanceSnapshot {
    * more: then the caller must make a new instance.
    */
   restore(exports: WebAssembly.Exports, growthLimit = 0): boolean {
-    const memory = onlyMemory(exports);
+    const { memory, globals } = instanceParts(exports);
     const size = memory.buffer.byteLength;
     if (size > this.memory.byteLength + growthLimit) return false;
     if (size < this.memory.byteLength) memory.grow((this.memory.byteLength - size) / 65536);
     const bytes = new Uint8Array(memory.buffer);
     this.memory.writeTo(bytes);
     if (size > this.memory.byteLength) bytes.fill(0, this.memory.byteLength);
-    const globals = mutableGlobals(exports);
     if (globals.length !== this.globals.size) throw new Error('the instance has other globals than the snapshot');
     for (const [name, global] of globals) {
       if (!this.globals.has(name)) throw new Error(`global ${name} is not in the snapshot`);
@@ -206,14 +206,19 @@ export class InstanceSnapshot {
   }
 }
 
-function onlyMemory(exports: WebAssembly.Exports): WebAssembly.Memory {
-  const memories = Object.values(exports).filter((e) => e instanceof WebAssembly.Memory);
-  if (memories.length !== 1) throw new Error(`expected one exported memory, found ${memories.length}`);
-  return memories[0] as WebAssembly.Memory;
-}
+/** An instance's memory and mutable globals, found once per exports object (an instance's exports never change). */
+const partsOf = new WeakMap<WebAssembly.Exports, { memory: WebAssembly.Memory; globals: [string, WebAssembly.Global][] }>();
 
-function mutableGlobals(exports: WebAssembly.Exports): [string, WebAssembly.Global][] {
-  return Object.entries(exports).filter((entry): entry is [string, WebAssembly.Global] => entry[1] instanceof WebAssembly.Global && isMutable(entry[1]));
+function instanceParts(exports: WebAssembly.Exports): { memory: WebAssembly.Memory; globals: [string, WebAssembly.Global][] } {
+  let parts = partsOf.get(exports);
+  if (!parts) {
+    const memories = Object.values(exports).filter((e) => e instanceof WebAssembly.Memory);
+    if (memories.length !== 1) throw new Error(`expected one exported memory, found ${memories.length}`);
+    const globals = Object.entries(exports).filter((entry): entry is [string, WebAssembly.Global] => entry[1] instanceof WebAssembly.Global && isMutable(entry[1]));
+    parts = { memory: memories[0] as WebAssembly.Memory, globals };
+    partsOf.set(exports, parts);
+  }
+  return parts;
 }
 
 /** A global is mutable if writing its own value back does not throw. */
