@@ -112,3 +112,30 @@ describe('Python reaches no JavaScript object (#12 finding 9)', () => {
     expect(judgeRun('python', await run(WRONG['failed assert']))).toBe(official.get(WRONG['failed assert']));
   }, 60_000);
 });
+
+describe('Python: raw memory a program writes is put back (the snapshot image, runtimes/host/memory-image.ts)', () => {
+  // ctypes reaches the interpreter's whole memory. Buffers of 64 KB, 2 MB and 24 MB land in pages
+  // that were zero in the snapshot (the image clears those instead of copying them) and, for the
+  // largest, in memory grown past it; a pattern written there must be gone for the next program.
+  it('a pattern written with ctypes.memset into fresh heap and grown memory is not there for the next program', async () => {
+    const sizes = [64 << 10, 2 << 20, 24 << 20];
+    const first = await run([
+      'import ctypes',
+      `bufs = [ctypes.create_string_buffer(n) for n in ${JSON.stringify(sizes)}]`,
+      'for b in bufs:',
+      '    ctypes.memset(ctypes.addressof(b), 0x5A, len(b))',
+      'print(" ".join(str(ctypes.addressof(b)) for b in bufs))',
+    ].join('\n'));
+    expect(first.exitCode, first.stderr).toBe(0);
+    const addresses = first.stdout.trim().split(' ').map(Number);
+    expect(addresses).toHaveLength(3);
+    const second = await run([
+      'import ctypes',
+      `for address, n in zip(${JSON.stringify(addresses)}, ${JSON.stringify(sizes)}):`,
+      '    data = ctypes.string_at(address, n)',
+      '    print(data.count(b"\\x5a" * 256))',
+    ].join('\n'));
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(second.stdout).toBe('0\n0\n0\n');
+  });
+});
