@@ -3,6 +3,7 @@
  * files, side modules, file system), which is put back after each run: every program starts from
  * the same R as the first one.
  */
+import { MemoryImage } from '../host/memory-image';
 import { ByteSink } from './byte-sink';
 import type { Factory, FSNode, FSStream, RModule } from './emscripten';
 import { fingerprint, makeReadOnly, prepareFileSystem, removeNew, sameFingerprint, writableEntries, WRITABLE } from './filesystem';
@@ -21,7 +22,8 @@ export interface Instance {
   R: RModule;
   stdout: ByteSink;
   stderr: ByteSink;
-  memory: Uint8Array;
+  /** R's memory when the snapshot was taken (memory-image.ts: its non-zero pages and zero runs). */
+  memory: MemoryImage;
   stackTop: number;
   streams: Map<number, { stream: FSStream; flags: number; position: number }>;
   programNode: FSNode;
@@ -47,6 +49,7 @@ export interface RBuild {
 export async function createInstance(build: RBuild): Promise<Instance> {
   const { wasm, factory, images, compile, fileBytes } = build;
   let tempDir = '';
+  let memory: WebAssembly.Memory | null = null;
   const stdout = new ByteSink();
   const stderr = new ByteSink();
   let ready!: () => void;
@@ -59,7 +62,12 @@ export async function createInstance(build: RBuild): Promise<Instance> {
     noWasmDecoding: true,
     locateFile: (path: string) => path,
     instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-      WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm), failed);
+      WebAssembly.instantiate(wasm, imports).then((instance) => {
+        // R is built for dynamic linking, so it imports its memory; otherwise it would export it.
+        const found = (imports.env as Record<string, unknown> | undefined)?.memory ?? instance.exports.memory;
+        if (found instanceof WebAssembly.Memory) memory = found;
+        receive(instance, wasm);
+      }, failed);
       return {};
     },
     benchtopReadAsync: async (url: string) => fileBytes(url),
@@ -116,11 +124,16 @@ export async function createInstance(build: RBuild): Promise<Instance> {
   if (![...streams.values()].some(({ stream }) => stream.node === programNode)) throw new Error('benchtop: R did not open test.r');
   return {
     R, stdout, stderr, stackTop, streams, programNode,
-    memory: R.HEAPU8.slice(),
+    memory: snapshotOf(memory, R),
     libraries: R.benchtopLibraries(),
     fixed: fingerprint(R.FS),
     writable: writableEntries(R.FS),
   };
+}
+
+function snapshotOf(memory: WebAssembly.Memory | null, R: RModule): MemoryImage {
+  if (!memory || memory.buffer !== R.HEAPU8.buffer) throw new Error('webR changed: its memory was not found');
+  return new MemoryImage(memory);
 }
 
 /**
@@ -132,7 +145,7 @@ export function restore(instance: Instance): boolean {
   const { R } = instance;
   const FS = R.FS;
   if (R.benchtopLibraries() !== instance.libraries) return false;
-  if (R.HEAPU8.length > instance.memory.length + MAX_GROWTH) return false;
+  if (R.HEAPU8.length > instance.memory.byteLength + MAX_GROWTH) return false;
   if (!sameFingerprint(FS, instance.fixed)) return false;
   // Files: whatever the program created in the writable directories goes; what R had there
   // (its temporary directory, test.r) must still be there, unchanged in kind and mode.
@@ -168,8 +181,8 @@ export function restore(instance: Instance): boolean {
   FS.chdir(HOME);
   // Memory (where all of R's state lives), and the C stack pointer, left where exit() was called.
   const heap = R.HEAPU8;
-  heap.set(instance.memory);
-  if (heap.length > instance.memory.length) heap.fill(0, instance.memory.length);
+  instance.memory.writeTo(heap);
+  if (heap.length > instance.memory.byteLength) heap.fill(0, instance.memory.byteLength);
   R.__emscripten_stack_restore(instance.stackTop);
   return true;
 }
