@@ -174,8 +174,7 @@ export default defineConfig(({ isPreview }) => ({
     reporters: ['default', './tests/summary-reporter.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    // Within a project one file at a time: test files that start runtimes or a browser would only
-    // fight each other. `npm test` runs the two projects side by side (scripts/test.mjs), one per core.
+    // Two cores: test files that start runtimes or a browser would only fight each other.
     fileParallelism: false,
     projects: [
       { extends: true, test: { name: 'node', include: ['tests/{unit,integration,security}/**/*.test.ts'] } },
