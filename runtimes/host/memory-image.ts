@@ -1,7 +1,7 @@
 /**
  * A copy of a WebAssembly memory, kept to be written back before each program (the snapshots of
- * wasm-snapshot.ts and python/snapshot.ts). Most of an interpreter's memory is zero when it is
- * taken (QuickJS: 95% of 16 MB; ruby.wasm: 74% of 104 MB; zeroperl a third), and clearing memory
+ * wasm-snapshot.ts, python/snapshot.ts and r/instance.ts). Most of an interpreter's memory is zero
+ * when it is taken (QuickJS: 95% of 16 MB; ruby.wasm: 74% of 104 MB; zeroperl a third), and clearing memory
  * costs about a third of copying it, so the image keeps the non-zero pages' bytes and clears the
  * zero ones: every byte is still written back, and the copy held per worker is that much smaller.
  */
