@@ -75,6 +75,15 @@ export class MemoryImage {
     }
   }
 
+  /**
+   * Puts the image back into `memory` and zeroes what the memory grew past it, up to `grownEnd`
+   * (all of it by default): what a new memory of that size would hold there.
+   */
+  putBack(memory: Uint8Array, grownEnd = memory.byteLength): void {
+    this.writeTo(memory);
+    if (grownEnd > this.byteLength) memory.fill(0, this.byteLength, grownEnd);
+  }
+
   /** A copy of the whole memory as it was (for checks and tests). */
   bytes(): Uint8Array {
     const out = new Uint8Array(this.byteLength);

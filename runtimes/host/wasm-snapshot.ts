@@ -183,9 +183,7 @@ export class InstanceSnapshot {
     const size = memory.buffer.byteLength;
     if (size > this.memory.byteLength + growthLimit) return false;
     if (size < this.memory.byteLength) memory.grow((this.memory.byteLength - size) / 65536);
-    const bytes = new Uint8Array(memory.buffer);
-    this.memory.writeTo(bytes);
-    if (size > this.memory.byteLength) bytes.fill(0, this.memory.byteLength);
+    this.memory.putBack(new Uint8Array(memory.buffer));
     if (globals.length !== this.globals.size) throw new Error('the instance has other globals than the snapshot');
     for (const [name, global] of globals) {
       if (!this.globals.has(name)) throw new Error(`global ${name} is not in the snapshot`);

@@ -153,8 +153,7 @@ export class InterpreterSnapshot {
     const m = this.module;
     const end = Math.min(this.currentBreak(), m.HEAPU8.length);
     const heap = m.HEAPU8; // re-read: the memory may have grown (a new buffer)
-    this.memory.writeTo(heap);
-    if (end > this.memory.byteLength) heap.fill(0, this.memory.byteLength, end);
+    this.memory.putBack(heap, end);
     m.___stack_pointer.value = this.stackPointer;
     this.hiwire.forEach((value, i) => m.__hiwire_set(i, value));
     this.immortals.forEach((value, i) => {

@@ -180,9 +180,7 @@ export function restore(instance: Instance): boolean {
   }
   FS.chdir(HOME);
   // Memory (where all of R's state lives), and the C stack pointer, left where exit() was called.
-  const heap = R.HEAPU8;
-  instance.memory.writeTo(heap);
-  if (heap.length > instance.memory.byteLength) heap.fill(0, instance.memory.byteLength);
+  instance.memory.putBack(R.HEAPU8);
   R.__emscripten_stack_restore(instance.stackTop);
   return true;
 }
