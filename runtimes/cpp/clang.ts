@@ -16,9 +16,10 @@
  * 75 MB of LLVM once, unpack the sysroot, and build exceptions.o (the C++ exception runtime the
  * sysroot lacks, exceptions.cpp) with the very flags of a run, and ask the driver once for the
  * compile and link command lines (driver.ts). A later worker of the same page gets LLVM's
- * compiled modules and the two objects from the first (`shareable`, handed on by the runtime
- * frame) and skips all of that but the unpacking. Each run instantiates LLVM afresh (the
- * compiler, then the linker), then the program.
+ * compiled modules, the two objects, the splice's PCH and the command lines from the first
+ * (`shareable`, handed on by the runtime frame) and skips all of that but the unpacking (under
+ * 1 s in Chromium). Each run instantiates LLVM afresh (the compiler, then the linker), then the
+ * program.
  *
  * Precompiled headers (pch.ts; on unless `precompiledHeaders: false`): a program's leading
  * standard #include lines (and `using namespace std;`) are read from a PCH of exactly those
@@ -42,7 +43,7 @@ import exceptionsSource from './exceptions.cpp?raw';
 import { GXX_HEADERS, REMOVED_FEATURE_FLAGS, libstdcxxDecline } from './headers';
 import glibcRandSource from './glibc-rand.c?raw';
 import { toLP64 } from './lp64';
-import { planJobs, runJobs, type ClangModule, type Tree } from './driver';
+import { jobsFromBytes, jobsToBytes, planJobs, runJobs, type ClangModule, type Tree } from './driver';
 import { PchCache, SPLICE_PREFIX } from './pch';
 import { declinedRun, OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
@@ -55,7 +56,7 @@ export const CLANG_FILES = ['bundle.js', 'llvm.core.wasm', 'llvm.core2.wasm', 'l
 export interface CppRuntimeOptions {
   /** The files of CLANG_FILES; a .wasm file may be left out when `shared` has its compiled module. */
   files: Record<string, ArrayBuffer>;
-  /** What an earlier worker compiled while loading (its `shareable()`): LLVM's modules, exceptions.o, glibc-rand.o. */
+  /** What an earlier worker built while loading (its `shareable()`): LLVM's modules, exceptions.o, glibc-rand.o, the splice's PCH, the driver's command lines. */
   shared?: RuntimeShared;
   /** Optimisation level (default -O1; -O0 trips an LLVM assertion on exceptions.cpp). */
   optimization?: '-O1' | '-O2';
@@ -87,6 +88,9 @@ const PCH_FILE = 'prefix.pch';
  */
 const PCH_HEADER = 'prefix.hpp';
 const SHARED_PCH = 'splice-prefix.pch';
+/** The driver's command lines in what a later worker gets (without and with a PCH). */
+const SHARED_JOBS = 'driver-jobs.json';
+const SHARED_PCH_JOBS = 'driver-jobs-pch.json';
 
 /** A base that never resolves: only the in-memory files answer to it. */
 const IN_MEMORY_BASE = 'https://clang.benchtop.invalid/';
@@ -146,11 +150,14 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   options.step?.('support objects');
   const objects = { 'exceptions.o': exceptionsObject, 'glibc-rand.o': randObject };
   const programArgs = [...compileFlags, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
-  // The driver's compile and link command lines, the same for every program (driver.ts).
-  const jobs = await planJobs(clang, programArgs, { ...headers, 'test.cpp': '', ...objects });
+  // The driver's compile and link command lines, the same for every program (driver.ts), as an
+  // earlier worker of this page planned them with these very flags, or planned here.
+  const jobs = jobsFromBytes(given?.[SHARED_JOBS]) ?? (await planJobs(clang, programArgs, { ...headers, 'test.cpp': '', ...objects }));
   // The same with the program's first lines read from a precompiled header (pch.ts).
   const pchArgs = [...compileFlags, '-include-pch', PCH_FILE, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
-  const pchJobs = jobs && options.precompiledHeaders !== false ? await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }) : null;
+  const pchJobs = jobs && options.precompiledHeaders !== false
+    ? jobsFromBytes(given?.[SHARED_PCH_JOBS]) ?? (await planJobs(clang, pchArgs, { ...headers, 'test.cpp': '', ...objects, [PCH_FILE]: new Uint8Array(0) }))
+    : null;
   // -fpch-instantiate-templates: the templates the header itself uses are instantiated once, in
   // the PCH, instead of again in every program that reads it (about a tenth of a warm compile;
   // they involve only the library's own types, so only a program adding overloads to namespace
@@ -180,7 +187,13 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     // Copies, taken before any program ran: nothing a later worker gets can be written by a program here.
     shareable: () => ({
       modules: { ...loaded.modules },
-      bytes: { 'exceptions.o': objects['exceptions.o'].slice(), 'glibc-rand.o': objects['glibc-rand.o'].slice(), ...(splicePch ? { [SHARED_PCH]: splicePch.slice() } : {}) },
+      bytes: {
+        'exceptions.o': objects['exceptions.o'].slice(),
+        'glibc-rand.o': objects['glibc-rand.o'].slice(),
+        ...(splicePch ? { [SHARED_PCH]: splicePch.slice() } : {}),
+        ...(jobs ? { [SHARED_JOBS]: jobsToBytes(jobs) } : {}),
+        ...(pchJobs ? { [SHARED_PCH_JOBS]: jobsToBytes(pchJobs) } : {}),
+      },
       key,
     }),
     async run(original, _timeoutMs, steps) {
@@ -338,9 +351,11 @@ async function loadClang(files: Record<string, ArrayBuffer>, shared: Record<stri
   const bundle = new TextDecoder().decode(files['bundle.js']);
   if (!bundle.includes('import.meta.url')) throw new Error('bundle.js: unexpected layout (no import.meta.url)');
   if (!bundle.includes(COMPILE_MODULE)) throw new Error('bundle.js: unexpected layout (no compileWasmModule)');
+  if (!bundle.includes(PROGRESS_STREAM)) throw new Error('bundle.js: unexpected layout (no progress stream)');
   const patched = bundle
     .replaceAll('import.meta.url', JSON.stringify(IN_MEMORY_BASE))
     .replace(QUADRATIC_WRITE, LINEAR_WRITE)
+    .replace(PROGRESS_STREAM, NO_PROGRESS_STREAM)
     .replace(COMPILE_MODULE, SHARED_COMPILE_MODULE);
 
   const modules: Record<string, WebAssembly.Module> = {};
@@ -352,15 +367,18 @@ async function loadClang(files: Record<string, ArrayBuffer>, shared: Record<stri
     const body = Object.hasOwn(files, name) ? files[name] : Object.hasOwn(shared, name) ? new ArrayBuffer(0) : undefined;
     if (!body) throw new TypeError(`benchtop: no request may leave the runtime worker (${url})`);
     const type = name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-    // The name travels in a header: the bundle wraps each response in a new one (progress), keeping its headers.
-    return new Response(body, { headers: { 'content-type': type, 'content-length': String(body.byteLength), [NAME_HEADER]: name } });
+    // The name travels in a header, for the compile hook. The bytes are handed over as they are:
+    // a Response's body is read through a stream (in Chromium a data pipe), which cost a later
+    // worker about 0.3 s for the 30 MB sysroot tar that is in memory already.
+    const response = new Response(null, { headers: { 'content-type': type, 'content-length': String(body.byteLength), [NAME_HEADER]: name } });
+    Object.defineProperty(response, 'arrayBuffer', { value: async () => body });
+    return response;
   };
   scope[COMPILE_HOOK] = async (response: Response) => {
     const name = response.headers.get(NAME_HEADER) ?? '';
     const given = Object.hasOwn(shared, name) ? shared[name] : undefined;
     // Compiled from the bytes, not streamed: a stand-in Response has no URL for a code cache to key on.
     const module = given instanceof WebAssembly.Module ? given : await WebAssembly.compile(await response.arrayBuffer());
-    if (given) await response.arrayBuffer(); // (drains the bundle's progress stream)
     modules[name] = module;
     return module;
   };
@@ -378,6 +396,17 @@ async function loadClang(files: Record<string, ArrayBuffer>, shared: Record<stri
     else delete scope.fetch;
   }
 }
+
+/**
+ * The bundle pipes every resource through a stream that counts bytes for its progress callback
+ * (Node: 150-270 ms of chunk passing for the 30 MB sysroot tar, against 5-25 ms to parse it). The
+ * files are in memory already, so there is no progress to tell: the patched bundle takes the
+ * stand-in responses' bytes as they are (which have no body to pipe, hence the layout check).
+ */
+const PROGRESS_STREAM = `    let fetchFn = fetch_default;
+    if (fetchProgress !== void 0) {`;
+const NO_PROGRESS_STREAM = `    let fetchFn = fetch_default;
+    if (false) {`;
 
 /** The header that names a stand-in response's file, for the compile hook. */
 const NAME_HEADER = 'x-benchtop-file';

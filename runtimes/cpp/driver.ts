@@ -3,8 +3,9 @@
  * the driver with `-###` (which prints the compiler's and the linker's command lines and does
  * nothing else), then each of those commands. With the same flags and file names the driver
  * prints the same two lines for every program (it never reads the source), so the runtime asks it
- * once per worker (`planJobs`) and then starts only the compiler and the linker (`runJobs`): one
- * LLVM instance, with its sysroot tree, fewer per program.
+ * once per page (`planJobs`; a later worker gets them with the first one's shared code:
+ * `jobsFromBytes`) and then starts only the compiler and the linker (`runJobs`): one LLVM
+ * instance, with its sysroot tree, fewer per program.
  */
 
 export type Tree = { [name: string]: Tree | string | Uint8Array };
@@ -43,8 +44,30 @@ export async function planJobs(clang: ClangModule, args: string[], files: Tree):
     if (line.startsWith(' "')) jobs.push(unquote(line));
     else if (line !== '' && line !== ' (in-process)' && !/^(clang version |Target: |Thread model: |InstalledDir:|Build config: )/.test(line)) return null;
   }
-  if (jobs.length !== 2 || !jobs[0]!.includes('-cc1') || !jobs[1]![0]!.endsWith('wasm-ld')) return null;
-  return jobs;
+  return compileThenLink(jobs) ? jobs : null;
+}
+
+/** The driver's answer as runJobs expects it: a compile (`-cc1`), then the linker. */
+function compileThenLink(jobs: string[][]): boolean {
+  return jobs.length === 2 && jobs[0]!.includes('-cc1') && jobs[1]![0]!.endsWith('wasm-ld');
+}
+
+/** Planned jobs as bytes, for a later worker of the page (RuntimeShared.bytes). */
+export function jobsToBytes(jobs: string[][]): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(jobs));
+}
+
+/** Jobs from `jobsToBytes`, or null when the bytes are not such jobs (the worker then plans its own). */
+export function jobsFromBytes(bytes: unknown): string[][] | null {
+  if (!(bytes instanceof Uint8Array)) return null;
+  let jobs: unknown;
+  try {
+    jobs = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return null;
+  }
+  const valid = Array.isArray(jobs) && jobs.every((job) => Array.isArray(job) && job.length > 0 && job.every((arg) => typeof arg === 'string'));
+  return valid && compileThenLink(jobs as string[][]) ? (jobs as string[][]) : null;
 }
 
 /** Runs the planned jobs on `files` in turn, as runClang does after `-###`; throws what LLVM throws. */

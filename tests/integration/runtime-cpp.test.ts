@@ -237,6 +237,37 @@ describe('cpp (clang in WebAssembly)', () => {
     console.log(`cpp: a small program: compile ${Math.round(starts[1]! - starts[0]!)} ms, link and run ${Math.round(started + r.durationMs - starts[1]!)} ms (from each LLVM start)`);
   }, 120_000);
 
+  // A later worker of the page gets what the first built while loading (issue #16: ready in under
+  // 1 s): LLVM's compiled modules, the support objects, the splice's PCH and the driver's command
+  // lines. Each of those built again would start LLVM; given, the load starts it not once.
+  it('a runtime given an earlier one\'s shareable() starts LLVM no time while loading, and compiles as the first does', async () => {
+    const shared = runtime.shareable();
+    const llvm = shared.modules?.['llvm.core.wasm'];
+    expect(llvm).toBeInstanceOf(WebAssembly.Module);
+    // As the runtime frame hands them on: the compiled modules instead of their .wasm files.
+    const files = Object.fromEntries(Object.entries(readCatalogFiles('cpp')).filter(([name]) => !(name in (shared.modules ?? {}))));
+    const original = WebAssembly.instantiate;
+    let starts = 0;
+    WebAssembly.instantiate = ((source: unknown, imports?: WebAssembly.Imports) => {
+      if (source === llvm) starts++;
+      return (original as (s: unknown, i?: WebAssembly.Imports) => Promise<unknown>)(source, imports);
+    }) as typeof WebAssembly.instantiate;
+    let second: CppRuntime;
+    const started = performance.now();
+    try {
+      second = await createCppRuntime({ files, shared });
+    } finally {
+      WebAssembly.instantiate = original;
+    }
+    console.log(`cpp: a runtime given the first one's shareable() loaded in ${Math.round(performance.now() - started)} ms`);
+    expect(starts).toBe(0);
+    const program = SPLICE_PREFIX + '\nint main() {\n    try { throw 7; } catch (int e) { cout << "caught " << e << endl; }\n}\n';
+    const [a, b] = [await runtime.run(program, RUN_TIMEOUT_MS), await second.run(program, RUN_TIMEOUT_MS)];
+    expect(b).toMatchObject({ exitCode: 0, stdout: 'caught 7\n', stderr: '' });
+    expect([b.exitCode, b.stdout]).toEqual([a.exitCode, a.stdout]);
+    expect(second.lastPrecompiled).toBe(SPLICE_PREFIX);
+  }, 120_000);
+
 describe('cpp in the Node worker pool (as the CLI runs it)', () => {
   const executor = createNodeExecutor({ poolSize: 1 });
   afterAll(() => executor.dispose());
