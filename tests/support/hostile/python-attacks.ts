@@ -11,6 +11,9 @@ export const PYTHON_WRONG = {
   'stdlib class method': 'from collections import Counter\nassert Counter("ab") == Counter("cd")\n',
   'exit status': 'import sys\nsys.exit(3)\n',
   'uncaught exception': 'raise ValueError("wrong")\n',
+  // Modules the harness imports before the snapshot (runtimes/python/harness.py), so their state is the snapshot's.
+  'preloaded module function': 'import json\nassert json.dumps([1]) == "pwned"\n',
+  'preloaded module context': 'import decimal\nassert str(decimal.Decimal(1) / decimal.Decimal(3)) == "0.33"\n',
 };
 /** Right answers: each passes under python3, and each would fail if an attack below stuck. */
 export const PYTHON_RIGHT = {
@@ -18,6 +21,19 @@ export const PYTHON_RIGHT = {
   'stdlib': 'import statistics, math\nassert statistics.mean([1, 2, 3]) == 2 and math.isclose(1.0, 1.0)\n',
   'recursion': 'def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\n\nassert depth(900) == 900\n',
   'environment': 'import os, sys\nassert "BENCHTOP_LEFT" not in os.environ and sys.stdout is sys.__stdout__\nprint("clean")\n',
+  'preloaded modules': [
+    'import base64, datetime, decimal, json',
+    'from dataclasses import dataclass',
+    '@dataclass',
+    'class P:',
+    '    x: int',
+    'assert P(1) == P(1) and repr(P(2)) == "P(x=2)"',
+    'assert json.loads(json.dumps({"a": [1, 2]})) == {"a": [1, 2]} and json.dumps([1]) == "[1]"',
+    'assert datetime.date(2024, 2, 28) + datetime.timedelta(days=1) == datetime.date(2024, 2, 29)',
+    'assert str(decimal.Decimal(1) / decimal.Decimal(3)) == "0.3333333333333333333333333333"',
+    'assert base64.b64encode(b"hi") == b"aGk="',
+    'print("ok")',
+  ].join('\n') + '\n',
 };
 
 /** Each tries to change what the next program does, by the way its name says. */
@@ -39,6 +55,15 @@ export const PYTHON_ATTACKS: Record<string, string> = {
     'math.isclose = lambda *a, **k: True',
     'statistics.mean = lambda xs: 5',
     'collections.Counter.__eq__ = lambda self, other: True',
+  ].join('\n'),
+  'modules imported before the snapshot': [
+    'import base64, dataclasses, datetime, decimal, json',
+    'json.dumps = lambda *a, **k: "pwned"',
+    'json.decoder.JSONDecoder.decode = lambda self, s, *a, **k: {"a": [1, 2]}',
+    'dataclasses.dataclass = lambda *a, **k: (lambda c: c)',
+    'datetime.date = type("date", (), {})',
+    'decimal.getcontext().prec = 2',
+    'base64.b64encode = lambda b: b"pwned"',
   ].join('\n'),
   'sys.modules': [
     'import sys, types',
