@@ -117,10 +117,12 @@ asyncio.events._set_running_loop(None)  # Pyodide marks its browser loop as alwa
 # imported it (per run under Node, 2026-12-04: json 21 ms, dataclasses 23, datetime 41, statistics
 # 37, against about 0.5 ms for a module already loaded). Each costs the worker's start as much,
 # once, so the list holds common ones only. A program finds them in sys.modules before it imports
-# them, as it finds the 170 that Pyodide loads itself (docs/fidelity.md);
-# none keeps per-process state that a new process would draw afresh (random is reseeded per run).
+# them, as it finds the 170 that Pyodide loads itself (docs/fidelity.md); it still has to import
+# one to use it, and none keeps per-process state that a new process would draw afresh (random,
+# which does, is reseeded per run).
 for _name in ("json", "dataclasses", "datetime", "decimal", "fractions", "statistics", "hashlib", "base64", "queue"):
     importlib.import_module(_name)
+del _name
 
 
 def prepare(source):
