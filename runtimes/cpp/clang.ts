@@ -385,9 +385,9 @@ async function loadClang(files: Record<string, ArrayBuffer>, shared: Record<stri
   const module = moduleUrl(patched);
   try {
     const clang = (await import(/* @vite-ignore */ module.url)) as ClangModule;
-    // Compile LLVM and unpack the sysroot now (args null: load only). A progress callback keeps
-    // the library from logging its own progress to the console.
-    await clang.runLLVM(null, {}, { fetchProgress: () => {} });
+    // Compile LLVM and unpack the sysroot now (args null: load only). No progress callback: the
+    // bundle's progress stream is patched out (NO_PROGRESS_STREAM), so none would be called.
+    await clang.runLLVM(null);
     return { clang, modules };
   } finally {
     module.release();
