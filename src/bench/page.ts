@@ -7,6 +7,7 @@ import { cacheRuntimeFiles, createBrowserExecutor } from '../../runtimes/host/br
 import type { RunResult } from '../contracts';
 import { FIRST_PROGRAM_COLOR, OTHER_COLOR, STEPS, type StartStepRow } from './first-result';
 import { loadPool, throughput, timedRound, type BenchProgram } from './rounds';
+import { ratioText } from './ratio-text';
 
 export type { BenchProgram } from './rounds';
 
@@ -123,7 +124,7 @@ const api = {
     const ratios = sorted.map((r) => r.ratio);
     const domain = [Math.min(0.25, ...ratios) / 1.5, Math.max(20, ...ratios) * 1.5];
     const fill = (d: RatioRow) => (d.ratio >= 1 ? 'faster than native' : 'slower than native');
-    const label = (d: RatioRow) => `${d.ratio.toFixed(1)}×`;
+    const label = (d: RatioRow) => ratioText(d.ratio);
     const svg = Plot.plot({
       title: 'Speedup per language over a new native process (warm run in Chromium, log scale)',
       width: 1040,

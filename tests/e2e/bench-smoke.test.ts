@@ -23,7 +23,7 @@ it('npm run bench finishes on its smallest setting and prints its report', async
   const { stdout } = await promisify(execFile)(process.execPath, ['dist-node/bench.mjs'], {
     cwd: root,
     // Python (Pyodide) and Shell: a heavy and a light runtime, two different native commands.
-    env: { ...process.env, BENCH_ROUNDS: '1', BENCH_SOAK: '40', BENCH_OUT: out, BENCH_LANGUAGES: 'python,shell' },
+    env: { ...process.env, BENCH_ROUNDS: '1', BENCH_WARMUP: '1', BENCH_SOAK: '40', BENCH_OUT: out, BENCH_LANGUAGES: 'python,shell' },
     maxBuffer: 16 * 1024 * 1024,
     timeout: 600_000,
   });
@@ -36,6 +36,14 @@ it('npm run bench finishes on its smallest setting and prints its report', async
   for (const [, command] of rows) expect(command).toMatch(/^\/\S+ \(.*\d+\.\d+.*\)$/);
   expect(report).toContain('(geometric mean over Python, Shell)');
   expect(report).toContain("each language's rounds alternate native, Chromium and Node");
+  // The warming rounds (BENCH_WARMUP) are run and shown beside the timed ones, not dropped.
+  expect(report).toContain('1 timed rounds (after 1 warming rounds)');
+  const header = /^\| language \|.*$/m.exec(report)![0].split('|').map((c) => c.trim());
+  expect(header[8]).toBe('while warming: Chromium / Node median (ms)');
+  for (const language of ['Python', 'Shell']) {
+    const cells = new RegExp(`^\\| ${language} \\|.*$`, 'm').exec(report)![0].split('|').map((c) => c.trim());
+    expect(cells[8], `${language}'s warming medians`).toMatch(/^\d+(\.\d+)? \/ \d+(\.\d+)?$/);
+  }
   // The host's process-start reference, before and after the rounds: a bare /bin/true costs less
   // than bash running a test program, which pays the same start and then its own work.
   const reference = /Host reference: .* took (\d+(?:\.\d+)?) ms before the rounds and (\d+(?:\.\d+)?) ms after them/.exec(report);
