@@ -1,7 +1,7 @@
 /**
  * `npm run bench` must not break unnoticed (issue #16 §0: it once measured everything and then died
  * on a renamed runtime file before printing its report). This runs the real bench end to end on
- * its smallest setting (two languages, one round, a short soak) into a temporary folder, and checks
+ * its smallest setting (two languages, one warming and one timed round, a short soak) into a temporary folder, and checks
  * that it printed its documented last line and wrote a report with a row for exactly the languages
  * chosen by BENCH_LANGUAGES, each naming the real native binary it ran. It asserts
  * no speed: the figures themselves come from the full `npm run bench` (docs/bench.md).
