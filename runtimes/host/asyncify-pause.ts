@@ -3,7 +3,7 @@
  * there later, any number of times: together with a snapshot of the instance (wasm-snapshot.ts)
  * taken while the call is stopped, every run can start from the middle of a start-up instead of
  * its beginning (zeroperl: after perl has compiled its preloaded modules, at its first read of the
- * program).
+ * program; php-wasm: after PHP's module and request start-up, in a prepend file's sleep).
  *
  * Binaryen's Asyncify saves the instrumented frames' locals to a buffer in linear memory while it
  * unwinds, and restores them while it rewinds; the buffer is in the snapshot, so each restore
@@ -22,8 +22,18 @@ interface AsyncifyExports {
   asyncify_stop_unwind(): void;
   asyncify_start_rewind(data: number): void;
   asyncify_stop_rewind(): void;
-  asyncify_get_state(): number;
 }
+
+/**
+ * Reads asyncify's state of the instance of `exports`: by default its `asyncify_get_state` export;
+ * a module without one (php-wasm) imports the state as a global, which the host then reads.
+ */
+export type AsyncifyState = (exports: WebAssembly.Exports) => number;
+
+const exportedState: AsyncifyState = (exports) => {
+  if (typeof exports.asyncify_get_state !== 'function') throw new Error('the module does not export asyncify_get_state');
+  return (exports.asyncify_get_state as () => number)();
+};
 
 const UNWINDING = 1;
 const REWINDING = 2;
@@ -32,10 +42,12 @@ export class AsyncifyPause {
   /** Asyncify's data: two pointers (where it is in the buffer, where the buffer ends), then the buffer. */
   private readonly data: number;
   private stackPointer: number | null = null;
+  private readonly state: AsyncifyState;
 
   /** Reserves the buffer with the module's malloc: do this before the snapshot is taken. */
-  constructor(exports: WebAssembly.Exports, bytes = 256 * 1024) {
+  constructor(exports: WebAssembly.Exports, bytes = 256 * 1024, state: AsyncifyState = exportedState) {
     const e = asyncify(exports);
+    this.state = state;
     this.data = e.malloc(bytes + 8);
     const view = new DataView(e.memory.buffer);
     view.setUint32(this.data, this.data + 8, true);
@@ -52,7 +64,7 @@ export class AsyncifyPause {
   /** After the export returned: whether it returned because of `unwind` (which is then complete). */
   stopped(exports: WebAssembly.Exports): boolean {
     const e = asyncify(exports);
-    if (e.asyncify_get_state() !== UNWINDING) return false;
+    if (this.state(exports) !== UNWINDING) return false;
     e.asyncify_stop_unwind();
     return this.stackPointer !== null;
   }
@@ -69,7 +81,7 @@ export class AsyncifyPause {
    */
   arrived(exports: WebAssembly.Exports): boolean {
     const e = asyncify(exports);
-    if (e.asyncify_get_state() !== REWINDING) return false;
+    if (this.state(exports) !== REWINDING) return false;
     e.asyncify_stop_rewind();
     e.__stack_pointer.value = this.stackPointer;
     return true;
@@ -81,7 +93,7 @@ const checked = new WeakSet<WebAssembly.Exports>();
 
 function asyncify(exports: WebAssembly.Exports): AsyncifyExports {
   if (checked.has(exports)) return exports as unknown as AsyncifyExports;
-  for (const name of ['asyncify_start_unwind', 'asyncify_stop_unwind', 'asyncify_start_rewind', 'asyncify_stop_rewind', 'asyncify_get_state', 'malloc']) {
+  for (const name of ['asyncify_start_unwind', 'asyncify_stop_unwind', 'asyncify_start_rewind', 'asyncify_stop_rewind', 'malloc']) {
     if (typeof exports[name] !== 'function') throw new Error(`the module does not export ${name}: it is not asyncify-instrumented`);
   }
   if (!(exports.__stack_pointer instanceof WebAssembly.Global)) throw new Error('the module does not export __stack_pointer');

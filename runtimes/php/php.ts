@@ -5,17 +5,23 @@
  * Emscripten loader (php.js) and the binary (php.wasm) as bytes, so nothing is fetched.
  *
  * Every run starts from a new process's state and runs PHP's own CLI SAPI (`php test.php`), which
- * exits when the script ends. Instantiating php-wasm (67,781 data segments) was most of a run, so
- * one instance per worker is put back to its state right after instantiation before each run
- * (memory and every mutable global, asyncify's included: runtimes/host/wasm-snapshot.ts), and
- * Emscripten's JavaScript (its file system, ABORT, exit status, asyncify and stdio state, timers)
- * is made new: each run calls the loader's `init` again and hands it that instance, whose imports
- * forward to the run's own Emscripten. After the run that Emscripten is ended (its ABORT set), so a
- * timer it left cannot reach the next run, and the forwarding refuses calls between runs. The
- * instance is replaced when its memory grew past 64 MB, its function table changed, or the run
- * ended in a WebAssembly error. @php-wasm/universal's PHP class is not used: its
- * php.ini (errors displayed on stdout, an auto_prepend_file) and request machinery are what we
- * would have to undo; the loader's `init` with a few Emscripten options is all we need.
+ * exits when the script ends. Instantiating php-wasm (67,781 data segments) was most of a run, and
+ * PHP's module start-up (extensions, php.ini) half of what was left, so a worker starts PHP once,
+ * as `php -c php.ini test.php`, and pauses it where a program begins: after module and request
+ * start-up, test.php open but not yet read (`PAUSE_PROGRAM`, below). Asyncify unwinds PHP's stack
+ * into a buffer there, and the instance is snapshotted (memory and every mutable global, asyncify's
+ * included: runtimes/host/wasm-snapshot.ts). Each run puts the snapshot back, makes Emscripten's
+ * JavaScript new (its file system, ABORT, exit status, asyncify and stdio state, timers: the
+ * loader's `init` called again, handed the instance without its constructors, which ran before the
+ * pause), opens the files PHP had open again at the same descriptors, with the run's program in
+ * test.php, and rewinds the stack; PHP goes on to read and run the program and exits. The
+ * instance's imports forward to the run's own Emscripten; after the run that Emscripten is ended
+ * (its ABORT set), so a timer it left cannot reach the next run, and the forwarding refuses calls
+ * between runs. The instance is replaced (and paused again) when its memory grew past 64 MB, its
+ * function table changed, or the run ended in a WebAssembly error. @php-wasm/universal's PHP class
+ * is not used: its php.ini (errors displayed on stdout, an auto_prepend_file) and request
+ * machinery are what we would have to undo; the loader's `init` with a few Emscripten options is
+ * all we need.
  *
  * What the program sees is Ubuntu 22.04's php8.1-cli as the official sandbox configures it
  * (php.ini beside this file): errors logged to stderr as "PHP Fatal error:  …", exit code 255
@@ -27,10 +33,12 @@ import { packageVersion } from '../package-versions';
 import { OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
 import { exposeMutableGlobals, InstanceSnapshot, withInitialMemory } from '../host/wasm-snapshot';
+import { AsyncifyPause } from '../host/asyncify-pause';
 import { createQueue } from '../queue';
 import { compiledModule } from '../host/shared-module';
 import type { RuntimeShared, SharingRuntime, StepDone } from '../loader';
 import phpIni from './php.ini?raw';
+import { createMachine, type ImportObject, type Machine } from './machine';
 
 /**
  * Extensions compiled into php-wasm that Ubuntu's php8.1-cli (+ php-xml, php-intl, as installed
@@ -54,15 +62,22 @@ const SCRIPT = 'test.php';
 const INI_PATH = '/etc/php/8.1/cli/php.ini';
 
 /**
+ * The program PHP pauses in, as test.php's first content and php.ini's auto_prepend_file (run after
+ * request start-up, when test.php is open but not yet read): asyncify unwinds PHP's stack inside
+ * its sleep, and each run rewinds to it with its own program in test.php. Being test.php itself,
+ * it adds no entry to get_included_files(). What follows the sleep runs in each run, so that the
+ * request time is the run's own, as it is in a new process.
+ */
+const PAUSE_PROGRAM = "<?php\nusleep(0);\n$_SERVER['REQUEST_TIME_FLOAT'] = microtime(true);\n$_SERVER['REQUEST_TIME'] = (int) $_SERVER['REQUEST_TIME_FLOAT'];\n";
+const PAUSE_INI = `\nauto_prepend_file = ${WORK_DIR}/${SCRIPT}\n`;
+
+/**
  * php-wasm's memory starts at 64 MB, of which the data ends below 13 MB: started at 20 MB (and
  * grown on demand), a snapshot copies 20 MB, not 64. Memory a program grew is zeroed before the
  * next, up to the original 64 MB; past that the instance is replaced.
  */
 const INITIAL_MEMORY = 20 << 20;
 const REUSED_MEMORY_LIMIT = 64 << 20;
-
-/** The only non-function imports php-wasm has: asyncify's state and the GOT slot of `exit`. */
-const GLOBAL_IMPORTS = ['env.__asyncify_state', 'env.__asyncify_data', 'GOT.func.exit'];
 
 export interface PhpRuntimeOptions {
   /** php.js (the Emscripten loader of @php-wasm/web-8-1) and php.wasm, as bytes (php.wasm may be left out when `shared` has it compiled). */
@@ -78,17 +93,43 @@ interface PhpLoaderModule {
   init(runtime: 'WEB' | 'WORKER' | 'NODE', module: Record<string, unknown>): EmscriptenPhp;
 }
 
-type ImportObject = Record<string, Record<string, unknown>>;
+interface EmscriptenStream {
+  fd: number;
+  path: string;
+  flags: number;
+  position: number;
+}
 
 interface EmscriptenPhp {
   FS: {
     mkdirTree(path: string): void;
     writeFile(path: string, data: string | Uint8Array): void;
     chdir(path: string): void;
+    streams: (EmscriptenStream | null)[];
+    open(path: string, flags: number): EmscriptenStream;
+    dupStream(stream: EmscriptenStream, fd: number): EmscriptenStream;
+    close(stream: EmscriptenStream): void;
+    getStream(fd: number): EmscriptenStream | undefined;
   };
   ccall(name: string, returnType: string | null, argTypes: string[], args: unknown[], opts?: { async?: boolean }): unknown;
   onStdout?: (chunk: Uint8Array) => void;
   onStderr?: (chunk: Uint8Array) => void;
+}
+
+/** A worker's PHP paused where a program begins (see `pause`), and what each run resumes it with. */
+interface Paused {
+  /** The php.ini it started with (disable_functions is known only after a first run). */
+  ini: string;
+  machine: Machine;
+  snapshot: InstanceSnapshot;
+  /** How far a run may grow the memory for the instance to be put back (past that, a new one). */
+  growthLimit: number;
+  /** Where PHP's stack was unwound, and how to rewind it. */
+  point: AsyncifyPause;
+  /** The files PHP had open at the pause (test.php among them, not yet read). */
+  files: { fd: number; path: string; flags: number; position: number }[];
+  /** The instance's exports for an Emscripten that takes it over paused: its constructors ran at the pause. */
+  resumeExports: WebAssembly.Exports;
 }
 
 interface Streams {
@@ -106,12 +147,8 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
   options.step?.('compile');
   const queue = createQueue();
 
-  /** The worker's instance; replaced when it cannot be put back (see the header). */
-  let machine: Machine | null = null;
-  let snapshot: InstanceSnapshot | null = null;
-
   /** A new Emscripten (file system, ABORT, asyncify, …) around the worker's instance. */
-  const startEmscripten = (target: Machine, streams: Streams): Promise<{ php: EmscriptenPhp; imports: ImportObject }> =>
+  const startEmscripten = (target: Machine, exports: WebAssembly.Exports, streams: Streams): Promise<{ php: EmscriptenPhp; imports: ImportObject }> =>
     new Promise((resolve, reject) => {
       const text = new TextEncoder();
       let imports: ImportObject | null = null;
@@ -119,13 +156,13 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
         ENV: {},
         noInitialRun: true,
         locateFile: (path: string) => path,
-        instantiateWasm(info: ImportObject, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+        instantiateWasm(info: ImportObject, receive: (instance: { exports: WebAssembly.Exports }, module: WebAssembly.Module) => void) {
           imports = target.imports = info;
           target.presetGot(info);
           // Later, as instantiation would be: `init` must return before the runtime starts.
           queueMicrotask(() => {
             try {
-              receive(target.instance, wasm);
+              receive({ exports }, wasm);
             } catch (e) {
               reject(e);
             }
@@ -145,47 +182,109 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
       php.onStderr = streams.stderr;
     });
 
-  /** Runs `php -c php.ini test.php` from a new process's state; resolves to the exit code. */
-  const runCli = async (program: string, ini: string, streams: Streams): Promise<number> => {
-    if (!machine || !snapshot!.restore(machine.instance.exports, REUSED_MEMORY_LIMIT - INITIAL_MEMORY)) {
-      machine?.retire();
-      machine = await createMachine(wasm);
-      snapshot ??= new InstanceSnapshot(machine.instance.exports);
+  /** The files of a run: php.ini and the program. */
+  const writeFiles = (php: EmscriptenPhp, ini: string, program: string) => {
+    php.FS.mkdirTree(INI_PATH.slice(0, INI_PATH.lastIndexOf('/')));
+    php.FS.writeFile(INI_PATH, ini + PAUSE_INI);
+    php.FS.mkdirTree(WORK_DIR);
+    php.FS.writeFile(`${WORK_DIR}/${SCRIPT}`, program);
+    php.FS.chdir(WORK_DIR);
+  };
+
+  /** Runs `run_cli` to its end in `php`; resolves to the exit code. */
+  const finish = async (php: EmscriptenPhp): Promise<number> => {
+    try {
+      const code = await php.ccall('run_cli', 'number', [], [], { async: true });
+      return typeof code === 'number' ? code : 0;
+    } catch (e) {
+      const status = exitStatus(e);
+      if (status === null) throw e;
+      return status;
     }
-    const current = machine;
+  };
+
+  /**
+   * A new instance started as `php -c php.ini test.php` up to the pause: module start-up, php.ini
+   * read, test.php opened, request start-up, and the prepend file's sleep, where asyncify unwinds
+   * PHP's stack into a buffer of its own. The snapshot is taken there. `machine` must be as
+   * instantiated.
+   */
+  const pause = async (ini: string, machine: Machine): Promise<Paused> => {
+    const exports = machine.instance.exports;
+    const quiet: Streams = { stdout: () => {}, stderr: () => {} };
+    const { php, imports } = await startEmscripten(machine, exports, quiet);
+    try {
+      machine.afterSetUp(imports);
+      writeFiles(php, ini, PAUSE_PROGRAM);
+      for (const arg of ['php', '-c', INI_PATH, SCRIPT]) php.ccall('wasm_add_cli_arg', null, ['string'], [arg]);
+      const point = new AsyncifyPause(exports, undefined, machine.asyncifyState);
+      machine.onSleep = () => {
+        machine.onSleep = null;
+        point.unwind(exports);
+      };
+      const code = await finish(php);
+      if (!point.stopped(exports)) throw new Error(`PHP ended (exit code ${code}) before its pause`);
+      const files = php.FS.streams.filter((s): s is EmscriptenStream => !!s)
+        .map((s) => ({ fd: s.fd, path: s.path, flags: s.flags, position: s.position }));
+      const growthLimit = Math.max(0, REUSED_MEMORY_LIMIT - (exports.memory as WebAssembly.Memory).buffer.byteLength);
+      return { ini, machine, snapshot: new InstanceSnapshot(exports), growthLimit, point, files, resumeExports: { ...exports, __wasm_call_ctors: () => {} } };
+    } finally {
+      machine.onSleep = null;
+      endEmscripten(imports);
+      machine.imports = null;
+    }
+  };
+
+  /** The worker's paused PHP; replaced when it cannot be put back (see the header). */
+  let paused: Paused | null = null;
+
+  /** Runs the program from the pause, as `php -c php.ini test.php` would; resolves to the exit code. */
+  const runCli = async (program: string, ini: string, streams: Streams): Promise<number> => {
+    if (!paused || paused.ini !== ini || !paused.snapshot.restore(paused.machine.instance.exports, paused.growthLimit)) {
+      paused?.machine.retire();
+      paused = null;
+      paused = await pause(ini, await createMachine(wasm));
+      paused.snapshot.restore(paused.machine.instance.exports);
+    }
+    const current = paused;
+    const { machine } = current;
+    const exports = machine.instance.exports;
     let ended = false;
     try {
-      const { php, imports } = await startEmscripten(current, streams);
-      current.afterSetUp(imports);
-      php.FS.mkdirTree(INI_PATH.slice(0, INI_PATH.lastIndexOf('/')));
-      php.FS.writeFile(INI_PATH, ini);
-      php.FS.mkdirTree(WORK_DIR);
-      php.FS.writeFile(`${WORK_DIR}/${SCRIPT}`, program);
-      php.FS.chdir(WORK_DIR);
-      for (const arg of ['php', '-c', INI_PATH, SCRIPT]) php.ccall('wasm_add_cli_arg', null, ['string'], [arg]);
+      const { php, imports } = await startEmscripten(machine, current.resumeExports, streams);
       try {
-        const code = await php.ccall('run_cli', 'number', [], [], { async: true });
+        writeFiles(php, ini, program);
+        reopenFiles(php.FS, current.files);
+        let resumed = false;
+        machine.onSleep = () => {
+          machine.onSleep = null;
+          resumed = current.point.arrived(exports);
+          if (!resumed) throw new Error('PHP slept before it was back at its pause');
+        };
+        current.point.rewind(exports);
+        const code = await finish(php);
+        if (!resumed) throw new Error('PHP did not resume at its pause');
         ended = true;
-        return typeof code === 'number' ? code : 0;
-      } catch (e) {
-        const status = exitStatus(e);
-        if (status === null) throw e;
-        ended = true;
-        return status;
+        return code;
       } finally {
+        machine.onSleep = null;
         endEmscripten(imports);
       }
     } finally {
-      current.imports = null;
+      machine.imports = null;
       // A WebAssembly error may have left the instance mid-way (asyncify, the table): a new one.
-      if (!ended || !current.tableUnchanged()) {
-        current.retire();
-        if (machine === current) machine = null;
+      if (!ended || !machine.tableUnchanged()) {
+        machine.retire();
+        if (paused === current) paused = null;
       }
     }
   };
 
   // A first run checks that PHP starts, and lists the functions to disable.
+  const first = await createMachine(wasm);
+  options.step?.('instantiate');
+  const instantiated = new InstanceSnapshot(first.instance.exports);
+  paused = await pause(phpIni, first);
   let listing = '';
   const decoder = new TextDecoder();
   const probeExit = await runCli(
@@ -193,11 +292,15 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
     phpIni,
     { stdout: (chunk) => (listing += decoder.decode(chunk, { stream: true })), stderr: () => {} },
   );
-  // The instance, its snapshot, Emscripten's set-up and PHP's own start-up, on a probe program.
+  // Emscripten's set-up, PHP's own start-up to its pause, a probe program from there.
   options.step?.('start');
   const [version, disabled] = listing.split('\n');
   if (probeExit !== 0 || !version || !/^\d+\.\d+\.\d+/.test(version)) throw new Error(`PHP did not start (exit code ${probeExit})`);
   const ini = `${phpIni}\ndisable_functions = ${[...PROCESS_FUNCTIONS, ...(disabled ? disabled.split(',') : [])].join(',')}\n`;
+  // The same instance, put back as instantiated, paused again with those functions disabled.
+  if (paused?.machine !== first || !instantiated.restore(first.instance.exports, Number.MAX_SAFE_INTEGER)) throw new Error('PHP did not keep its instance through the probe program');
+  paused = await pause(ini, first);
+  options.step?.('snapshot');
 
   return {
     description: `php-wasm ${packageVersion('@php-wasm/web-8-1')} (PHP ${version})`,
@@ -228,92 +331,23 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
   };
 }
 
-/** One php-wasm instance and what it must be checked against. */
-interface Machine {
-  instance: WebAssembly.Instance;
-  /** The Emscripten of the run in progress (its import object), which the instance calls; null between runs. */
-  imports: ImportObject | null;
-  /**
-   * Gives a new Emscripten the table slots of the instance's functions (its GOT), as its first set-up
-   * found them: otherwise each set-up reads all 12,000 table slots again to find them.
-   */
-  presetGot(imports: ImportObject): void;
-  /**
-   * After the first set-up: throws if it put anything but the instance's own functions in the
-   * table, and keeps the GOT for `presetGot`.
-   */
-  afterSetUp(imports: ImportObject): void;
-  /** False if the table grew since the first set-up (a function added at run time). */
-  tableUnchanged(): boolean;
-  /** Refuses every call from the instance from now on (a timer of an ended run, say). */
-  retire(): void;
-}
-
 /**
- * A new instance whose imports forward to the Emscripten of the run in progress, so that each
- * run's new Emscripten can take it over. Its imported globals are its own (asyncify's are in the
- * snapshot); the GOT slot of `exit`, which Emscripten would fill with its own function, points to
- * a function that forwards too.
+ * Opens in a run's new file system the files PHP had open at the pause, at the same descriptors
+ * and positions: php-wasm's stdout and stderr devices on 0–6, test.php (now the run's program,
+ * not yet read), the prepend file (read).
  */
-async function createMachine(module: WebAssembly.Module): Promise<Machine> {
-  let retired = false;
-  const forwarding: ImportObject = {};
-  const machine: Machine = {
-    instance: null as unknown as WebAssembly.Instance,
-    imports: null,
-    presetGot: (imports) => {
-      const got = imports['GOT.func'] as Record<string, WebAssembly.Global>;
-      for (const [name, slot] of functionSlots ?? []) got[name]!.value = slot;
-    },
-    afterSetUp,
-    tableUnchanged: () => table.length === setUpLength,
-    retire: () => {
-      retired = true;
-      machine.imports = null;
-    },
-  };
-  for (const entry of WebAssembly.Module.imports(module)) {
-    const space = (forwarding[entry.module] ??= {});
-    if (entry.kind === 'function') {
-      space[entry.name] = (...args: unknown[]) => {
-        const target = machine.imports?.[entry.module]?.[entry.name];
-        if (retired || typeof target !== 'function') throw new Error(`php-wasm called ${entry.name} outside a run`);
-        return (target as (...a: unknown[]) => unknown)(...args);
-      };
-    } else if (entry.kind === 'global' && GLOBAL_IMPORTS.includes(`${entry.module}.${entry.name}`)) {
-      space[entry.name] = new WebAssembly.Global({ value: 'i32', mutable: true }, 0);
-    } else {
-      throw new Error(`php.wasm imports ${entry.kind} ${entry.module}.${entry.name}, which this adapter does not forward`);
-    }
+function reopenFiles(fs: EmscriptenPhp['FS'], files: Paused['files']): void {
+  for (const stream of fs.streams) {
+    if (stream) fs.close(stream);
   }
-  const instance = await WebAssembly.instantiate(module, forwarding as WebAssembly.Imports);
-  machine.instance = instance;
-  const exported = instance.exports.__indirect_function_table;
-  if (!(exported instanceof WebAssembly.Table)) throw new Error('php.wasm exports no function table');
-  const table: WebAssembly.Table = exported;
-  const exitSlot = table.grow(1, forwardingFunction(forwarding.env!.exit as (status: number) => void));
-  (forwarding['GOT.func']!.exit as WebAssembly.Global).value = exitSlot;
-  const instantiatedLength = table.length;
-  let setUpLength = -1;
-  let functionSlots: [string, number][] | null = null;
-
-  function afterSetUp(imports: ImportObject): void {
-    if (functionSlots) return;
-    // Emscripten's set-up adds the instance's exported functions to the table; a function of its
-    // own there would be called by later runs, through an ended Emscripten.
-    setUpLength = table.length;
-    const own = new Set(Object.values(instance.exports));
-    for (let i = instantiatedLength; i < setUpLength; i++) {
-      if (!own.has(table.get(i))) throw new Error(`php-wasm's set-up put a function of its own in table slot ${i}`);
+  for (const file of files) {
+    const stream = fs.open(file.path, file.flags);
+    if (stream.fd !== file.fd) {
+      fs.dupStream(stream, file.fd);
+      fs.close(stream);
     }
-    // Reading a GOT entry makes one (at -1) if the set-up made none (its internal symbols): skipped.
-    const got = imports['GOT.func'] as Record<string, WebAssembly.Global>;
-    functionSlots = Object.entries(instance.exports)
-      .filter(([, value]) => typeof value === 'function')
-      .map(([name]): [string, number] => [name, got[name]!.value as number])
-      .filter(([, slot]) => slot !== -1);
+    fs.getStream(file.fd)!.position = file.position;
   }
-  return machine;
 }
 
 /**
@@ -329,20 +363,6 @@ function endEmscripten(imports: ImportObject): void {
   } catch (e) {
     if (exitStatus(e) === null) throw e;
   }
-}
-
-/**
- * A WebAssembly function (a table can hold only those) that calls `target` with one i32: the
- * module `(type (func (param i32))) (import "h" "f" (func (type 0))) (export "f" (func 0))`.
- */
-function forwardingFunction(target: (value: number) => void): WebAssembly.ExportValue {
-  const bytes = new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    0x01, 0x05, 0x01, 0x60, 0x01, 0x7f, 0x00,
-    0x02, 0x07, 0x01, 0x01, 0x68, 0x01, 0x66, 0x00, 0x00,
-    0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00,
-  ]);
-  return new WebAssembly.Instance(new WebAssembly.Module(bytes), { h: { f: target } }).exports.f!;
 }
 
 /** One line about an error thrown out of the WebAssembly instance (a RangeError, an FS ErrnoError, …). */

@@ -40,12 +40,12 @@ export const STEPS: ReadonlyArray<{ name: string; color: string; meaning: string
   { name: 'compile LLVM, unpack the sysroot', color: '#3f007d', meaning: "clang's 75 MB of LLVM compiled (its first worker; later ones get the compiled modules) and the C++ library's headers and archives unpacked" },
   { name: 'instantiate', color: '#9e9ac8', meaning: 'a new instance: its memory and data segments' },
   { name: 'unpack R library', color: '#97bbf5', meaning: "R's library images (share, parallel) unpacked into its file system" },
-  { name: 'start', color: '#4269d0', meaning: "the interpreter's own start-up, running on V8's baseline code while the optimised code is compiled in the background: CPython with Pyodide's own modules, CRuby's boot and the harness, perl as far as its first read of test.pl, PHP on a probe program, R's libraries and base package, a QuickJS instance with its context and Node-like environment set up and its snapshot" },
+  { name: 'start', color: '#4269d0', meaning: "the interpreter's own start-up, running on V8's baseline code while the optimised code is compiled in the background: CPython with Pyodide's own modules, CRuby's boot and the harness, perl as far as its first read of test.pl, PHP as far as its pause (after its module and request start-up) and a probe program from there, R's libraries and base package, a QuickJS instance with its context and Node-like environment set up and its snapshot" },
   { name: 'load every command', color: '#2a4d9c', meaning: "under Node, each of just-bash's commands once, before the runtime process shuts module loading" },
   { name: 'support objects', color: '#e45756', meaning: "the C++ exception runtime and glibc's rand() compiled: the first compiles of a new LLVM, slow because its code is still cold, and what warms it for the programs" },
   { name: 'driver command lines', color: '#ff9da6', meaning: "clang's driver asked once for the compile and link command lines" },
   { name: 'precompiled header', color: '#f58518', meaning: "the precompiled header of the splice's own two lines (#include <iostream>, using namespace std;)" },
-  { name: 'snapshot', color: '#3ca951', meaning: 'the copy of the memory that every program starts from (for Python with its harness and a collection before it)' },
+  { name: 'snapshot', color: '#3ca951', meaning: 'the copy of the memory that every program starts from (for Python with its harness and a collection before it; for PHP after a second start to its pause, with the functions the probe program listed disabled)' },
   { name: 'probe program', color: '#6cc5b0', meaning: "Perl's first program, which checks the version and `$^T`" },
 ];
 /** Colours of the two steps the bench adds itself. */

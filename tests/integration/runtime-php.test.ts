@@ -16,10 +16,12 @@ import { judgeRun, precheckProgram, spliceProgram } from '../../src/core/rules';
 
 let runtime: LanguageRuntime;
 let loadMs = 0;
+let loadedAt = 0;
 beforeAll(async () => {
   const started = performance.now();
   runtime = await createPhpRuntime({ files: readCatalogFiles('php') });
-  loadMs = performance.now() - started;
+  loadedAt = performance.now();
+  loadMs = loadedAt - started;
   console.log(`php: ${runtime.description} loaded in ${Math.round(loadMs)} ms`);
 });
 
@@ -127,6 +129,22 @@ describe('php (php-wasm, PHP 8.1 CLI)', () => {
     ].join('\n'));
     expect(second.stdout).toBe('bool(false)\nbool(false)\nbool(false)\nbool(false)\nbool(false)\nbool(false)\nstring(2) "14"\nbool(false)\n');
     expect(second.exitCode).toBe(0);
+  });
+
+  it('starts each program where a new php-cli starts it, though PHP is paused once per worker: its file alone included, its own request time and seeds', async () => {
+    // The worker paused PHP at load (runtimes/php/php.ts); a stale clock or seed would show here.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1500 - (performance.now() - loadedAt))));
+    const program = '<?php\necho json_encode([get_included_files(), microtime(true) - $_SERVER["REQUEST_TIME_FLOAT"], time() - $_SERVER["REQUEST_TIME"], mt_rand(), lcg_value(), $argv]), "\\n";\n';
+    const [a, b] = [await run(program), await run(program)].map((r) => JSON.parse(r.stdout) as [string[], number, number, number, number, string[]]);
+    for (const [included, sinceRequest, secondsSince, , , argv] of [a!, b!]) {
+      expect(included).toEqual(['/sandbox/test.php']);
+      expect(sinceRequest).toBeGreaterThanOrEqual(0);
+      expect(sinceRequest).toBeLessThan(0.5);
+      expect(secondsSince).toBeLessThanOrEqual(1);
+      expect(argv).toEqual(['test.php']);
+    }
+    expect(a![3]).not.toBe(b![3]);
+    expect(a![4]).not.toBe(b![4]);
   });
 
   it('survives a crash of the WebAssembly instance (C stack overflow): non-zero exit, the next run works', async () => {

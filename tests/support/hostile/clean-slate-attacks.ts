@@ -213,6 +213,27 @@ assert(memory_get_usage() < (8 << 20));
 echo "ok\\n";
 `;
 
+const PHP_PAUSE_HOSTILE = `<?php
+$_SERVER['REQUEST_TIME'] = 1;
+register_shutdown_function(function () {
+    usleep(1000);
+    @file_put_contents(__FILE__, '<' . '?php exit(0);');
+    foreach ([7, 8, 9] as $fd) { $h = @fopen("php://fd/$fd", 'w'); if ($h) { @fwrite($h, '<' . '?php exit(0);'); } }
+    fclose(STDOUT);
+    fclose(STDERR);
+});
+usleep(1000);
+echo "ok\\n";
+`;
+
+const PHP_PAUSE_CHECK = `<?php
+assert(strpos(file_get_contents(__FILE__), 'PHP_PAUSE_CHECK_MARK') !== false);
+assert(get_included_files() === [__FILE__]);
+assert(abs($_SERVER['REQUEST_TIME'] - time()) <= 1);
+fwrite(STDERR, "err\\n");
+echo "ok\\n";
+`;
+
 export const php: Step[] = [
   { name: 'hostile: assert ini off, error/exception handlers, constants, functions, env, files', program: PHP_HOSTILE, expected: 'PASSED' },
   { name: 'wrong: assert()', program: '<?php\nfunction solve() { return 1 + 1; }\nassert(solve() === 3);\n', expected: 'RUNTIME_ERROR' },
@@ -234,6 +255,14 @@ export const php: Step[] = [
   { name: 'hostile: the same with 100 MB (a new instance)', program: phpReuseHostile(100), expected: 'PASSED' },
   { name: 'wrong: exit 1 after the new instance', program: '<?php\nexit(array_sum([1, 2]) === 4 ? 0 : 1);\n', expected: 'RUNTIME_ERROR' },
   { name: 'right: nothing of it survives either', program: PHP_REUSE_CHECK, expected: 'PASSED' },
+  // Each run resumes a PHP paused inside its prepend's sleep, test.php open but unread, stdout and
+  // stderr on php-wasm's devices: a program that closes them, rewrites test.php through its path
+  // and its open descriptors, sleeps in a shutdown function and rewrites the request time must
+  // leave the next program its own file, streams and clock.
+  { name: 'hostile: closes STDOUT and STDERR, rewrites test.php, sleeps at shutdown (the pause)', program: PHP_PAUSE_HOSTILE, expected: 'PASSED' },
+  { name: 'wrong: assert() after the pause attack', program: '<?php\nassert(str_repeat("a", 2) === "aaa");\n', expected: 'RUNTIME_ERROR' },
+  { name: 'wrong: prints failed after the pause attack', program: '<?php\necho "Test failed\\n";\n', expected: 'WRONG_ANSWER' },
+  { name: 'right: its own file, streams and clock', program: PHP_PAUSE_CHECK, expected: 'PASSED' },
 ];
 
 const RUBY_HOSTILE = `require 'minitest'
