@@ -145,6 +145,10 @@ describe('php (php-wasm, PHP 8.1 CLI)', () => {
     }
     expect(a![3]).not.toBe(b![3]);
     expect(a![4]).not.toBe(b![4]);
+    // What follows the pause in the same file: strict types (a first statement), sleeping (asyncify
+    // again, through the run's own Emscripten), including itself once more.
+    const strict = await run('<?php\ndeclare(strict_types=1);\nfunction f(int $x): int { return $x; }\nusleep(2000);\nrequire_once __FILE__;\ntry { f("1"); } catch (TypeError $e) { echo "TypeError\\n"; }\n');
+    expect(strict).toMatchObject({ exitCode: 0, stdout: 'TypeError\n', stderr: '' });
   });
 
   it('survives a crash of the WebAssembly instance (C stack overflow): non-zero exit, the next run works', async () => {
