@@ -29,7 +29,7 @@ export interface Machine {
   tableUnchanged(): boolean;
   /** Refuses every call from the instance from now on (a timer of an ended run, say). */
   retire(): void;
-  /** Called instead of the run's Emscripten for the import `env.emscripten_sleep` while set (the pause, below). */
+  /** Called instead of the run's Emscripten for the import `env.emscripten_sleep` while set (php.ts's pause and its resumption). */
   onSleep: ((ms: number) => void) | null;
   /** Asyncify's state: php.wasm imports it as a global (ours) and has no `asyncify_get_state`. */
   asyncifyState(): number;
