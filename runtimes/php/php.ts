@@ -127,7 +127,7 @@ interface Paused {
   /** Where PHP's stack was unwound, and how to rewind it. */
   point: AsyncifyPause;
   /** The files PHP had open at the pause (test.php among them, not yet read). */
-  files: { fd: number; path: string; flags: number; position: number }[];
+  files: EmscriptenStream[];
   /** The instance's exports for an Emscripten that takes it over paused: its constructors ran at the pause. */
   resumeExports: WebAssembly.Exports;
 }
