@@ -16,9 +16,18 @@ export function serveBrowserWorker(loader: RuntimeLoader): void {
   const scope = self as unknown as DedicatedWorkerGlobalScope;
   const post = scope.postMessage.bind(scope);
   const close = scope.close.bind(scope);
+  // The page's direct channel for runs and results (sandbox.ts), handed over with init.
+  let direct: ((message: WorkerMessage) => void) | null = null;
   serve({
-    post: (message: WorkerMessage) => post(message),
-    listen: (handler) => scope.addEventListener('message', (e: MessageEvent<HostMessage>) => handler(e.data)),
+    post: (message: WorkerMessage) => (direct && (message.type === 'result' || message.type === 'compiled') ? direct(message) : post(message)),
+    listen: (handler) => scope.addEventListener('message', (e: MessageEvent<HostMessage>) => {
+      const port = e.data?.type === 'init' && !direct ? e.ports[0] : undefined;
+      if (port) {
+        direct = port.postMessage.bind(port);
+        port.onmessage = (m: MessageEvent<HostMessage>) => handler(m.data);
+      }
+      handler(e.data);
+    }),
     close: () => close(),
     share: (shared) => post({ type: 'shared', shared }),
     lockdown: () => {

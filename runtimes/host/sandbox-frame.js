@@ -2,8 +2,9 @@
 // its hash. The frame is loaded with sandbox="allow-scripts": an opaque origin, so neither it nor
 // its workers can open the app's storage, and its Content Security Policy allows no connection at
 // all, which its blob: workers inherit. It starts runtime workers from the code the page hands it,
-// gives each the runtime files of its language, and relays messages. What the first worker of a
-// language compiled while loading (its `shared` message, before `ready`: clang's WebAssembly
+// gives each the runtime files of its language, and relays their loads' messages (runs and
+// results go on a channel of each worker's own, handed over with its init). What the first worker
+// of a language compiled while loading (its `shared` message, before `ready`: clang's WebAssembly
 // modules) stays here and goes to that language's later workers with their files.
 //
 // It serves the app's own page and nothing else (docs/security.md, "the frame"): it refuses to do
@@ -113,7 +114,9 @@
           }
           message = { ...message, settings: { ...message.settings, files: handed, ...(given ? { shared: given } : {}) } };
         }
-        worker.postMessage(message);
+        // The page's end of the worker's direct channel for runs and results comes with init.
+        const direct = message && message.type === 'init' && ports && ports[0];
+        worker.postMessage(message, direct ? [direct] : []);
         break;
       }
       case 'terminate': {

@@ -54,6 +54,10 @@ describe('the runtime sandbox page', () => {
     const frame = readFileSync('runtimes/host/sandbox-frame.js', 'utf8');
     expect(frame).toContain("self.origin !== 'null'");
     expect(frame).toContain('event.source !== parent || event.origin !== appOrigin');
+    // A port from the page reaches a worker only with its init (the worker's direct channel for
+    // runs and results); the frame posts nothing else with a transfer list to a worker.
+    expect([...frame.matchAll(/worker\.postMessage\(([^;]*)\);/g)].map((m) => m[1])).toEqual(['message, direct ? [direct] : []']);
+    expect(frame).toContain("const direct = message && message.type === 'init' && ports && ports[0];");
   });
 });
 
