@@ -58,12 +58,15 @@ export function serve(port: Port, load: Load): void {
       const { retire, ...result } = await runtime.run(message.program, message.timeoutMs, { compiled: () => port.post({ type: 'compiled', id }) });
       // A runtime that cannot promise a clean slate for the next program asks to be replaced.
       port.post({ type: 'result', id, result, ...(retire ? { fatal: true } : {}) });
-      if (retire) port.close();
+      if (retire) return port.close();
     } catch (e) {
       // The runtime itself broke: report this run as a crash and let the host start a new worker.
       const stderr = `benchtop: the runtime crashed: ${(e as Error).message}\n`;
       port.post({ type: 'result', id: message.id, result: { exitCode: 1, stdout: '', stderr, timedOut: false, durationMs: 0 }, fatal: true });
-      port.close();
+      return port.close();
     }
+    // The next program's clean slate, while this result travels (the queue holds the next run);
+    // a failure here is met again, and reported, by the next run.
+    await runtime.prepare?.().catch(() => undefined);
   }
 }

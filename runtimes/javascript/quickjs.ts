@@ -19,6 +19,7 @@ import browserGlueUntyped from '../../node_modules/@jitl/quickjs-ng-wasmfile-rel
 import nodeEnvironment from './node-env.generated.js';
 import { NODE18_INTRINSICS, node18SyntaxError } from './node18';
 import { packageVersion } from '../package-versions';
+import { AheadStep } from '../host/ahead';
 import { OutputCapture } from '../host/output';
 import { exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
 import type { LanguageRuntime } from '../../src/contracts';
@@ -53,6 +54,10 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions)
   const run: RunState = { streams: newStreams(), deadline: 0, interrupted: false, exit: { code: null, stopping: false } };
   let realm = await createRealm(wasmModule, run);
   options.step?.('start');
+  // The realm as it was after start-up: nothing of the last program is left (header).
+  const putBack = new AheadStep(async () => {
+    if (!realm.restore()) realm = await createRealm(wasmModule, run);
+  });
   return {
     description: `QuickJS-ng (quickjs-emscripten ${packageVersion('quickjs-emscripten-core')})`,
     async run(program, timeoutMs) {
@@ -62,8 +67,8 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions)
       if (tooNew !== null) {
         return { exitCode: 1, stdout: '', stderr: tooNew, timedOut: false, durationMs: performance.now() - started };
       }
-      // The realm as it was after start-up: nothing of the last program is left (header).
-      if (!realm.reset()) realm = await createRealm(wasmModule, run);
+      await putBack.ensure();
+      realm.begin();
       const streams = newStreams();
       Object.assign(run, { streams, deadline: started + timeoutMs, interrupted: false, exit: { code: null, stopping: false } });
       let exitCode: number;
@@ -86,6 +91,7 @@ export async function createJavaScriptRuntime(options: JavaScriptRuntimeOptions)
       };
       return streams.stdout.truncated || streams.stderr.truncated ? { ...result, truncated: true } : result;
     },
+    prepare: () => putBack.prepare(),
   };
 }
 
@@ -111,8 +117,10 @@ interface Realm {
   /** The environment's `__benchtop` object and its entry points, taken before the snapshot. */
   host: QuickJSHandle;
   entries: ReadonlyMap<(typeof HOST_ENTRIES)[number], QuickJSHandle>;
-  /** Puts the instance back to its snapshot with a new seed and time origin; false: it grew too much. */
-  reset(): boolean;
+  /** Puts the instance back to its snapshot; false: it grew too much. */
+  restore(): boolean;
+  /** A new Math.random seed, and the clock's origin now: called as a program starts. */
+  begin(): void;
 }
 
 /**
@@ -198,14 +206,13 @@ async function createRealm(wasmModule: WebAssembly.Module, run: RunState): Promi
     context,
     host,
     entries,
-    reset() {
-      if (!snapshot.restore(exports, GROWTH_LIMIT_BYTES)) return false;
+    restore: () => snapshot.restore(exports, GROWTH_LIMIT_BYTES),
+    begin() {
       const view = new DataView(memory.buffer);
       do crypto.getRandomValues(seed);
       while (seed[0] === 0n);
       view.setBigUint64(randomState, seed[0]!, true);
       view.setFloat64(timeOrigin, performance.now(), true);
-      return true;
     },
   };
 }

@@ -29,6 +29,7 @@ import testMore from './lib/Test/More.pm?raw';
 import testSimple from './lib/Test/Simple.pm?raw';
 import { packageVersion } from '../package-versions';
 import { createQueue } from '../queue';
+import { AheadStep } from '../host/ahead';
 import { OutputCapture } from '../host/output';
 import { AsyncifyPause } from '../host/asyncify-pause';
 import { addressReadBy, exposeMutableGlobals, InstanceSnapshot } from '../host/wasm-snapshot';
@@ -187,13 +188,16 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<Sh
   options.step?.('start');
   const snapshot = new InstanceSnapshot(exports);
   options.step?.('snapshot');
+  // The instance as it was at the read; a new one if the last program grew its memory.
+  const putBack = new AheadStep(async () => {
+    exports = await snapshot.restoreOrRenew(exports, instantiate);
+  });
 
   async function execute(program: string): Promise<{ exitCode: number; stdout: OutputCapture; stderr: OutputCapture }> {
     const stdout = new OutputCapture();
     const stderr = new OutputCapture();
     const decoders = { out: new TextDecoder(), err: new TextDecoder() };
-    // The instance as it was at the read; a new one if the last program grew its memory.
-    exports = await snapshot.restoreOrRenew(exports, instantiate);
+    await putBack.ensure();
     const { wasi, marker, program: file } = newWasi(program, stdout, stderr, decoders);
     (wasi as unknown as { inst: { exports: WebAssembly.Exports } }).inst = { exports };
     // The descriptors as perl left them: test.pl open where it was, closed ones closed.
@@ -254,6 +258,7 @@ export async function createPerlRuntime(options: PerlRuntimeOptions): Promise<Sh
       const result = { exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut: false, durationMs: performance.now() - started };
       return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
     }),
+    prepare: () => queue(() => putBack.prepare()),
   };
 }
 

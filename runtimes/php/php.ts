@@ -30,6 +30,7 @@
  * fails as it does there ("Call to undefined function mb_strlen()").
  */
 import { packageVersion } from '../package-versions';
+import { AheadStep } from '../host/ahead';
 import { OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
 import { exposeMutableGlobals, InstanceSnapshot, withInitialMemory } from '../host/wasm-snapshot';
@@ -238,15 +239,25 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
   /** The worker's paused PHP; replaced when it cannot be put back (see the header). */
   let paused: Paused | null = null;
 
-  /** Runs the program from the pause, as `php -c php.ini test.php` would; resolves to the exit code. */
-  const runCli = async (program: string, ini: string, streams: Streams): Promise<number> => {
+  /** The pause put back for `ini`; a new instance paused again where it cannot be. */
+  const putBackPause = async (ini: string): Promise<Paused> => {
     if (!paused || paused.ini !== ini || !paused.snapshot.restore(paused.machine.instance.exports, paused.growthLimit)) {
       paused?.machine.retire();
       paused = null;
       paused = await pause(ini, await createMachine(wasm));
       paused.snapshot.restore(paused.machine.instance.exports);
     }
+    return paused;
+  };
+
+  /**
+   * Runs the program from the pause, as `php -c php.ini test.php` would; resolves to the exit code.
+   * `putBack`: how the pause is put back first (`run` may have done it ahead: AheadStep).
+   */
+  const runCli = async (program: string, ini: string, streams: Streams, putBack: () => Promise<unknown> = () => putBackPause(ini)): Promise<number> => {
+    await putBack();
     const current = paused;
+    if (!current || current.ini !== ini) throw new Error('PHP is not paused for this run');
     const { machine } = current;
     const exports = machine.instance.exports;
     let ended = false;
@@ -301,6 +312,7 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
   if (paused?.machine !== first || !instantiated.restore(first.instance.exports, Number.MAX_SAFE_INTEGER)) throw new Error('PHP did not keep its instance through the probe program');
   paused = await pause(ini, first);
   options.step?.('snapshot');
+  const putBack = new AheadStep(async () => void (await putBackPause(ini)));
 
   return {
     description: `php-wasm ${packageVersion('@php-wasm/web-8-1')} (PHP ${version})`,
@@ -316,7 +328,7 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
       const started = performance.now();
       let exitCode: number;
       try {
-        exitCode = await runCli(program, ini, streams);
+        exitCode = await runCli(program, ini, streams, () => putBack.ensure());
       } catch (e) {
         // The WebAssembly instance itself failed (the C stack overflowed, say): where php-cli would
         // die of a signal. This instance is dropped; the next run gets a new one.
@@ -328,6 +340,7 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
       const result = { exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut: false, durationMs: performance.now() - started };
       return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
     }),
+    prepare: () => queue(() => putBack.prepare()),
   };
 }
 

@@ -148,23 +148,33 @@ export class InterpreterSnapshot {
     return this.module.HEAPU8.length - this.memory.byteLength;
   }
 
+  /**
+   * Why the interpreter cannot be put back to the snapshot (null: it can). Asked when a program
+   * has ended, before its result goes out, so that a worker that cannot start the next program
+   * from a clean slate retires with that result; restore() may then come later.
+   */
+  unrestorable(): string | null {
+    const m = this.module;
+    if (this.immortals.some((value, i) => m.__hiwire_immortal_get(i) !== value)) return 'the interpreter changed a value it cannot restore';
+    if (m.FS.mounts.length !== this.mounts) return 'a file system was mounted';
+    return null;
+  }
+
   /** Puts the interpreter back as it was when the snapshot was taken. Throws if it cannot. */
   restore(): void {
+    const reason = this.unrestorable();
+    if (reason) throw new Error(reason);
     const m = this.module;
     const end = Math.min(this.currentBreak(), m.HEAPU8.length);
     const heap = m.HEAPU8; // re-read: the memory may have grown (a new buffer)
     this.memory.putBack(heap, end);
     m.___stack_pointer.value = this.stackPointer;
     this.hiwire.forEach((value, i) => m.__hiwire_set(i, value));
-    this.immortals.forEach((value, i) => {
-      if (m.__hiwire_immortal_get(i) !== value) throw new Error('the interpreter changed a value it cannot restore');
-    });
     this.restoreFiles();
   }
 
   private restoreFiles(): void {
     const fs = this.module.FS;
-    if (fs.mounts.length !== this.mounts) throw new Error('a file system was mounted');
     for (const { node, fields, dir, file } of this.nodes) {
       const target = node as Record<string, unknown>;
       for (const key of NODE_FIELDS) {

@@ -30,13 +30,14 @@
  */
 import { packageVersion } from '../package-versions';
 import { createQueue } from '../queue';
+import { AheadStep } from '../host/ahead';
 import { OutputCapture } from '../host/output';
 import { compiledModule } from '../host/shared-module';
 import type { RuntimeShared, SharingRuntime, StepDone } from '../loader';
 import type { RunResult } from '../../src/contracts';
 import { exitStatus } from './emscripten';
 import { IMAGES, unpackImage } from './images';
-import { createInstance, restore, type Instance, type RBuild } from './instance';
+import { createInstance, restore, type RBuild } from './instance';
 import { loadFactory, wrapRJs } from './rjs';
 import { HOME, PROGRAM, readRVersion } from './session';
 
@@ -57,14 +58,29 @@ export interface RRuntimeOptions {
 
 export async function createRRuntime(options: RRuntimeOptions): Promise<SharingRuntime> {
   const build = await prepareBuild(options.files, options.shared, options.step);
-  let current: Promise<Instance> = createInstance(build);
-  const description = `webR ${packageVersion('webr')} (R ${readRVersion((await current).R.FS)})`;
+  let instance = await createInstance(build);
+  const description = `webR ${packageVersion('webr')} (R ${readRVersion(instance.R.FS)})`;
   // R's own start-up (its libraries, the base package) and the snapshot every run starts from.
   options.step?.('start');
+  /** What the last run left: nothing (the R is as its snapshot), an R to put back, or a broken one. */
+  let left: 'clean' | 'used' | 'broken' = 'clean';
+  // The same R, put back, or a new one (done ahead when the host asks: serve.ts).
+  const putBack = new AheadStep(async () => {
+    if (left === 'clean') return;
+    let reusable = false;
+    try {
+      reusable = left === 'used' && restore(instance);
+    } catch {
+      reusable = false;
+    }
+    if (!reusable) instance = await createInstance(build);
+    left = 'clean';
+  });
 
-  /** Runs one program in the waiting R, then puts that R back (or makes a new one) for the next. */
+  /** Runs one program in the waiting R. */
   async function execute(program: string): Promise<Omit<RunResult, 'runtime'>> {
-    const instance = await current;
+    await putBack.ensure();
+    left = 'broken'; // until R has exited as a process does
     const { R } = instance;
     const stdout = new OutputCapture();
     const stderr = new OutputCapture();
@@ -91,26 +107,18 @@ export async function createRRuntime(options: RRuntimeOptions): Promise<SharingR
     instance.stderr.flush();
     instance.stdout.target = instance.stderr.target = null;
     const durationMs = performance.now() - startedAt;
-    // After this result is posted: the same R, put back, or a new one.
-    current = new Promise<Instance>((resolve, reject) => {
-      setTimeout(() => {
-        let reusable = false;
-        try {
-          reusable = exited && restore(instance);
-        } catch {
-          reusable = false;
-        }
-        if (reusable) resolve(instance);
-        else createInstance(build).then(resolve, reject);
-      }, 0);
-    });
-    current.catch(() => {}); // a failure surfaces when the next run awaits it
+    if (exited) left = 'used';
     const result = { exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut: false, durationMs };
     return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
   }
 
   const queue = createQueue();
-  return { description, run: (program) => queue(() => execute(program)), shareable: () => ({ modules: { 'R.wasm': build.wasm } }) };
+  return {
+    description,
+    run: (program) => queue(() => execute(program)),
+    prepare: () => queue(() => putBack.prepare()),
+    shareable: () => ({ modules: { 'R.wasm': build.wasm } }),
+  };
 }
 
 /** What every R of this worker is made from: the compiled R.wasm and R.js, the unpacked images. */

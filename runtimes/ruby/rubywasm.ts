@@ -38,6 +38,7 @@ import harness from './harness.rb?raw';
 import ruby30 from './ruby30.rb?raw';
 import threads from './threads.rb?raw';
 import { packageVersion } from '../package-versions';
+import { AheadStep } from '../host/ahead';
 import { declinedRun, OutputCapture } from '../host/output';
 import { compiledModule } from '../host/shared-module';
 import { forwardedWasiImports } from '../host/wasi-forward';
@@ -230,6 +231,10 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
   options.step?.('start');
   const snapshot = new InstanceSnapshot(exports as unknown as WebAssembly.Exports);
   options.step?.('snapshot');
+  // The instance as it was after start-up; a new one if the last program grew its memory.
+  const putBack = new AheadStep(async () => {
+    exports = await snapshot.restoreOrRenew(exports, instantiate);
+  });
 
   return {
     description: `ruby.wasm ${packageVersion('@ruby/3.4-wasm-wasi')} (CRuby ${rubyVersion})`,
@@ -243,8 +248,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
       const decoders = { out: new TextDecoder(), err: new TextDecoder() };
       const workdir = new Directory(new Map([['test.rb', new File(encoder.encode(program))]]));
       const tree = new Map<string, Inode>([['workdir', workdir], ['tmp', new Directory(new Map())]]);
-      // The instance as it was after start-up; a new one if the last program grew its memory.
-      exports = await snapshot.restoreOrRenew(exports, instantiate);
+      await putBack.ensure();
       useWasi(exports, { stdout: (b) => stdout.writeBytes(b, decoders.out), stderr: (b) => stderr.writeBytes(b, decoders.err) }, tree);
 
       let exitCode: number;
@@ -279,6 +283,7 @@ export async function createRubyRuntime(options: RubyRuntimeOptions): Promise<Sh
       };
       return stdout.truncated || stderr.truncated ? { ...result, truncated: true } : result;
     },
+    prepare: () => putBack.prepare(),
   };
 }
 

@@ -54,6 +54,12 @@ export interface LanguageRuntime {
    * its own time limit (SPEC §4: each step is timed on its own, as in the official sandbox).
    */
   run(program: string, timeoutMs: number, steps?: RunSteps): Promise<Omit<RunResult, 'runtime'> & { retire?: boolean }>;
+  /**
+   * Puts the runtime back to where the next program starts, ahead of it: the host calls it after it
+   * has posted a run's result (never during a run), so the work overlaps the messages between
+   * runs. `run` does whatever was not done ahead.
+   */
+  prepare?(): Promise<void>;
 }
 
 /** What a runtime tells its host while a program is in progress. */
