@@ -263,6 +263,16 @@ export const php: Step[] = [
   { name: 'wrong: assert() after the pause attack', program: '<?php\nassert(str_repeat("a", 2) === "aaa");\n', expected: 'RUNTIME_ERROR' },
   { name: 'wrong: prints failed after the pause attack', program: '<?php\necho "Test failed\\n";\n', expected: 'WRONG_ANSWER' },
   { name: 'right: its own file, streams and clock', program: PHP_PAUSE_CHECK, expected: 'PASSED' },
+  // The worker puts the pause back as soon as a result is posted, before the next program arrives
+  // (runtimes/host/ahead.ts), so anything of a program that fired between runs would land in the
+  // clean slate. A time limit is a real JavaScript timer under Emscripten (setitimer: 1000 ms here);
+  // PHP clears it at request shutdown, and an Emscripten that is ended ignores its timers. These
+  // check that path end to end: the later programs span the second the limit would run out.
+  { name: 'hostile: leaves a 1 s time limit running and ends at once', program: '<?php\nset_time_limit(1);\necho "ok\\n";\n', expected: 'PASSED' },
+  ...[1, 2, 3, 4].flatMap((i) => [
+    { name: `wrong: assert() while that timer runs out (${i})`, program: '<?php\nassert(strrev("ab") === "ab");\n', expected: 'RUNTIME_ERROR' as const },
+    { name: `right: busy for 0.4 s while that timer runs out (${i})`, program: '<?php\n$t = microtime(true);\nwhile (microtime(true) - $t < 0.4) {}\nassert(strrev("ab") === "ba");\necho "ok\\n";\n', expected: 'PASSED' as const },
+  ]),
 ];
 
 const RUBY_HOSTILE = `require 'minitest'
