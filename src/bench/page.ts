@@ -120,6 +120,7 @@ const api = {
    * process) and 10× (the geometric mean). `geomean` is drawn as a line of its own.
    */
   ratioChart(rows: RatioRow[], geomean: number): string {
+    const away = (right: boolean) => (right ? { textAnchor: 'start' as const, dx: 4 } : { textAnchor: 'end' as const, dx: -4 });
     const sorted = [...rows].sort((a, b) => b.ratio - a.ratio);
     const ratios = sorted.map((r) => r.ratio);
     const domain = [Math.min(0.25, ...ratios) / 1.5, Math.max(20, ...ratios) * 1.5];
@@ -143,9 +144,10 @@ const api = {
         Plot.text(sorted.filter((d) => d.ratio < 1), { y: 'language', x: 'ratio', text: label, textAnchor: 'end', dx: -4 }),
         Plot.ruleX([1], { stroke: 'black' }),
         Plot.ruleX([10], { stroke: '#3ca951', strokeDasharray: '6 4' }),
-        Plot.text([10], { x: (d: number) => d, frameAnchor: 'top', dy: -4, text: () => 'target 10× (geometric mean)', fill: '#3ca951', textAnchor: 'start', dx: 4 }),
+        // The two labels point away from each other: the larger value's to the right of its line.
+        Plot.text([10], { x: (d: number) => d, frameAnchor: 'top', dy: -4, text: () => 'target 10× (geometric mean)', fill: '#3ca951', ...away(geomean <= 10) }),
         Plot.ruleX([geomean], { stroke: '#6b6b6b', strokeDasharray: '2 3' }),
-        Plot.text([geomean], { x: (d: number) => d, frameAnchor: 'top', dy: -4, text: () => `geometric mean ${geomean.toFixed(1)}×`, fill: '#6b6b6b', textAnchor: 'end', dx: -4 }),
+        Plot.text([geomean], { x: (d: number) => d, frameAnchor: 'top', dy: -4, text: () => `geometric mean ${geomean.toFixed(1)}×`, fill: '#6b6b6b', ...away(geomean > 10) }),
       ],
     });
     return place('ratio-chart', svg);
