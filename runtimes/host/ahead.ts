@@ -4,9 +4,11 @@
  * host says so (LanguageRuntime.prepare: right after it posted a result, so the work overlaps the
  * result's way to the page and the next program's way here), or else at the run's start.
  *
- * Done ahead only where nothing of the last program can run between the two: the runtimes that
- * use it leave no callback behind (no timer, promise or host handle reaches their instance after a
- * run; docs/security.md, "one program cannot change the next one's verdict").
+ * Done ahead only where nothing of the last program can run between the two (the runtimes that
+ * use it leave no callback behind: no timer, promise or host handle reaches their instance after a
+ * run), and where the step can fail only for the host's reasons (a new instance that cannot be
+ * made), never for what a program did: a failure here is met by the next program (docs/security.md,
+ * "Every program starts from a clean slate").
  */
 export class AheadStep {
   private done = false;
