@@ -1,3 +1,5 @@
+import { RunNotStarted } from '../../src/contracts';
+
 /**
  * The step that puts a runtime back to where every program starts (its snapshot put back, a new
  * instance if the last program broke or grew the old one), done ahead of the next run when the
@@ -7,8 +9,9 @@
  * Done ahead only where nothing of the last program can run between the two (the runtimes that
  * use it leave no callback behind: no timer, promise or host handle reaches their instance after a
  * run), and where the step can fail only for the host's reasons (a new instance that cannot be
- * made), never for what a program did: a failure here is met by the next program (docs/security.md,
- * "Every program starts from a clean slate").
+ * made), never for what a program did. A failure ahead is left for the next run, which does the
+ * step again; if that fails too, the run throws RunNotStarted, and its program goes to a new
+ * worker instead of getting a verdict (docs/security.md, "Every program starts from a clean slate").
  */
 export class AheadStep {
   private done = false;
@@ -26,10 +29,15 @@ export class AheadStep {
     }
   }
 
-  /** At a run's start: the step, unless prepare did it since the last run. */
+  /** At a run's start, before its program: the step, unless prepare did it since the last run. */
   async ensure(): Promise<void> {
     const done = this.done;
     this.done = false;
-    if (!done) await this.step();
+    if (done) return;
+    try {
+      await this.step();
+    } catch (e) {
+      throw new RunNotStarted(`the clean slate could not be made (${e instanceof Error ? e.message : String(e)})`);
+    }
   }
 }

@@ -19,7 +19,7 @@ export function serveBrowserWorker(loader: RuntimeLoader): void {
   // The page's direct channel for runs and results (sandbox.ts), handed over with init.
   let direct: ((message: WorkerMessage) => void) | null = null;
   serve({
-    post: (message: WorkerMessage) => (direct && (message.type === 'result' || message.type === 'compiled') ? direct(message) : post(message)),
+    post: (message: WorkerMessage) => (direct && (message.type === 'result' || message.type === 'compiled' || message.type === 'retired') ? direct(message) : post(message)),
     listen: (handler) => scope.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       const port = e.data?.type === 'init' && !direct ? e.ports[0] : undefined;
       if (port) {

@@ -61,6 +61,8 @@ interface Job {
   received: number;
   resolve: (result: RunResult) => void;
   reject: (error: Error) => void;
+  /** Workers that gave this run back before its program began (`retired`). */
+  retired: number;
 }
 
 interface Slot {
@@ -111,7 +113,7 @@ class LanguagePool {
     if (this.loadError) return Promise.reject(new InfrastructureError(this.loadError));
     if (this.expected !== null) this.expected = Math.max(0, this.expected - 1);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ request, resolve, reject, received: performance.now() });
+      this.waiting.push({ request, resolve, reject, received: performance.now(), retired: 0 });
       this.pump();
     });
   }
@@ -241,6 +243,26 @@ class LanguagePool {
         else this.pump();
         break;
       }
+      case 'retired': {
+        // The worker could not make the program's clean slate (RunNotStarted) and is ending: the
+        // program never began, so it gets no verdict here; it goes first in line for a new worker.
+        // Only for the run in progress, and never once a compiled program has started.
+        if (!slot.job || message.id !== slot.runId || (COMPILE_STEP.has(this.language) && slot.compiled)) {
+          return this.onExit(slot, 'unexpected message from the worker');
+        }
+        const job = slot.job;
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.job = null;
+        slot.timer = null;
+        const reason = String(message.reason).slice(0, 300);
+        if (++job.retired > MAX_RETIRED) {
+          job.reject(new InfrastructureError(`${job.retired} ${this.language} workers in a row could not start this program (${reason})`));
+        } else {
+          this.waiting.unshift(job);
+        }
+        this.replace(slot);
+        break;
+      }
       default:
         this.onExit(slot, 'unexpected message from the worker');
     }
@@ -320,6 +342,8 @@ class LanguagePool {
 }
 
 const MAX_LOAD_DEATHS = 3;
+/** How many times a run given back (`retired`) goes to a new worker; one more give-back ends it as an infrastructure error. */
+const MAX_RETIRED = 2;
 
 /** Room past the limit for the worker's own "[… truncated: N more …]" mark. */
 const HOST_LIMIT = OUTPUT_LIMIT + 256;

@@ -15,7 +15,9 @@ export type WorkerMessage =
   | { type: 'failed'; error: string }
   /** During run `id`, once, from a runtime with a compile step: it ended; the run step's own limit starts. */
   | { type: 'compiled'; id: number }
-  | { type: 'result'; id: number; result: Omit<RunResult, 'runtime'>; fatal?: boolean };
+  | { type: 'result'; id: number; result: Omit<RunResult, 'runtime'>; fatal?: boolean }
+  /** Instead of run `id`'s result, before its program began: this worker cannot run it (RunNotStarted) and ends; the host gives the run to a new one. */
+  | { type: 'retired'; id: number; reason: string };
 
 /** The two ends differ between browser Workers and Node worker_threads; this is what both offer. */
 export interface Port {

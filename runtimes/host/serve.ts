@@ -4,7 +4,7 @@
  * script per language (runtimes/<language>/worker.ts), so a Python worker never parses the other
  * runtimes.
  */
-import type { LanguageId, LanguageRuntime } from '../../src/contracts';
+import { RunNotStarted, type LanguageId, type LanguageRuntime } from '../../src/contracts';
 import type { RuntimeSettings, SharingRuntime, StepDone } from '../loader';
 import { createQueue } from '../queue';
 import { CATALOG } from './catalog';
@@ -60,6 +60,11 @@ export function serve(port: Port, load: Load): void {
       port.post({ type: 'result', id, result, ...(retire ? { fatal: true } : {}) });
       if (retire) return port.close();
     } catch (e) {
+      // Before the program began: not the program's doing, so no result; the host runs it elsewhere.
+      if (e instanceof RunNotStarted) {
+        port.post({ type: 'retired', id: message.id, reason: e.message });
+        return port.close();
+      }
       // The runtime itself broke: report this run as a crash and let the host start a new worker.
       const stderr = `benchtop: the runtime crashed: ${(e as Error).message}\n`;
       port.post({ type: 'result', id: message.id, result: { exitCode: 1, stdout: '', stderr, timedOut: false, durationMs: 0 }, fatal: true });

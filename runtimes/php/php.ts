@@ -29,6 +29,7 @@
  * php-wasm has and the sandbox lacks (mbstring, bcmath, gd, curl, …) are disabled, so calling them
  * fails as it does there ("Call to undefined function mb_strlen()").
  */
+import { RunNotStarted } from '../../src/contracts';
 import { packageVersion } from '../package-versions';
 import { AheadStep } from '../host/ahead';
 import { OutputCapture } from '../host/output';
@@ -330,6 +331,7 @@ export async function createPhpRuntime(options: PhpRuntimeOptions): Promise<Shar
       try {
         exitCode = await runCli(program, ini, streams, () => putBack.ensure());
       } catch (e) {
+        if (e instanceof RunNotStarted) throw e; // no program ran: the host runs it on a new worker
         // The WebAssembly instance itself failed (the C stack overflowed, say): where php-cli would
         // die of a signal. This instance is dropped; the next run gets a new one.
         stderr.write(`benchtop: PHP stopped with a WebAssembly error (${describeCrash(e)})\n`);

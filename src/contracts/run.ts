@@ -70,3 +70,10 @@ export interface RunSteps {
 
 /** The executor could not run the program for a reason that is not the program's fault. */
 export class InfrastructureError extends Error {}
+
+/**
+ * Thrown by LanguageRuntime.run before the program began: the runtime could not make the clean
+ * slate the program starts from (a new instance that cannot be made), a failure of the host, never
+ * of a program. Not a verdict: the host gives the run to a new worker (runtimes/host/pool.ts).
+ */
+export class RunNotStarted extends Error {}
