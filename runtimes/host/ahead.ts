@@ -9,35 +9,38 @@ import { RunNotStarted } from '../../src/contracts';
  * Done ahead only where nothing of the last program can run between the two (the runtimes that
  * use it leave no callback behind: no timer, promise or host handle reaches their instance after a
  * run), and where the step can fail only for the host's reasons (a new instance that cannot be
- * made), never for what a program did. A failure ahead is left for the next run, which does the
- * step again; if that fails too, the run throws RunNotStarted, and its program goes to a new
- * worker instead of getting a verdict (docs/security.md, "Every program starts from a clean slate").
+ * made), never for what a program did. A step that fails, ahead or at the run, is not tried
+ * again (a half-done put-back leaves a state nobody checked): the next run throws RunNotStarted,
+ * and its program goes to a new worker instead of getting a verdict (docs/security.md, "Every
+ * program starts from a clean slate").
  */
 export class AheadStep {
-  private done = false;
+  /** 'due': the next run does the step; 'done': prepare did it since the last run; an Error: it failed. */
+  private state: 'due' | 'done' | Error = 'due';
 
   constructor(private readonly step: () => void | Promise<void>) {}
 
-  /** Does the step now; a failure is left for the next run, which does it again and meets it there. */
+  /** Does the step now; a failure is kept for the next run, which then does not start its program. */
   async prepare(): Promise<void> {
-    this.done = false;
     try {
       await this.step();
-      this.done = true;
-    } catch {
-      // The run's own attempt reports it (or succeeds: a new instance).
+      this.state = 'done';
+    } catch (e) {
+      this.state = e instanceof Error ? e : new Error(String(e));
     }
   }
 
   /** At a run's start, before its program: the step, unless prepare did it since the last run. */
   async ensure(): Promise<void> {
-    const done = this.done;
-    this.done = false;
-    if (done) return;
+    const state = this.state;
+    this.state = 'due';
+    if (state === 'done') return;
     try {
+      if (state instanceof Error) throw state;
       await this.step();
     } catch (e) {
-      throw new RunNotStarted(`the clean slate could not be made (${e instanceof Error ? e.message : String(e)})`);
+      this.state = e instanceof Error ? e : new Error(String(e));
+      throw new RunNotStarted(`the clean slate could not be made (${this.state.message})`);
     }
   }
 }

@@ -17,6 +17,7 @@ import { loadPyodide, type PyodideInterface } from 'pyodide';
 import { pythonDecline } from './decline';
 import harness from './harness.py?raw';
 import { InterpreterSnapshot, type PyodideModule } from './snapshot';
+import { AheadStep } from '../host/ahead';
 import { declinedRun, OutputCapture } from '../host/output';
 import type { LanguageRuntime } from '../../src/contracts';
 import type { StepDone } from '../loader';
@@ -95,6 +96,9 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
     if (value !== module && value !== module.API && (typeof value === 'object' || typeof value === 'function') && value) Object.freeze(value);
   }
   options.step?.('snapshot'); // (with the harness and the collection before it)
+  // The interpreter as it was at the snapshot, put back after a program's result has gone out
+  // (AheadStep); a put-back that fails starts no program: the worker hands the run to a new one.
+  const putBack = new AheadStep(() => snapshot.restore());
 
   return {
     description,
@@ -109,6 +113,7 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
       let exitCode = 1;
       // The interpreter itself failed (not the program's Python code): report, then replace it.
       let broken = false;
+      await putBack.ensure();
       prepare(program);
       const job = namespace.get('job') as PyCallable;
       bridge.close();
@@ -153,14 +158,12 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
       const result = { exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut: false, durationMs: performance.now() - started };
       const truncated = stdout.truncated || stderr.truncated;
       stdout = stderr = null; // anything emitted after this point belongs to no run
-      // Put back here, before the result goes out, not ahead of the next run (runtimes/host/ahead.ts):
-      // a put-back that fails in a way not foreseen fails this run, not the next program. One that
-      // cannot be done (unrestorable) ends the worker with this program's own result.
-      const unrestorable = snapshot.unrestorable() !== null;
-      if (!unrestorable) snapshot.restore(); // throws if it cannot: the worker is then replaced
-      const retire = broken || unrestorable || snapshot.grownBytes() > RETIRE_AFTER_GROWTH;
+      // A program that left what the snapshot cannot put back (unrestorable) ends its worker with
+      // its own result, as python3's exit ends whatever a program did to its interpreter.
+      const retire = broken || snapshot.unrestorable() !== null || snapshot.grownBytes() > RETIRE_AFTER_GROWTH;
       return { ...result, ...(truncated ? { truncated: true } : {}), ...(retire ? { retire: true } : {}) };
     },
+    prepare: () => putBack.prepare(),
   };
 }
 

@@ -151,7 +151,7 @@ export class InterpreterSnapshot {
   /**
    * Why the interpreter cannot be put back to the snapshot (null: it can). Asked when a program
    * has ended, before its result goes out, so that a worker that cannot start the next program
-   * from a clean slate retires with that program's own result instead of failing it.
+   * from a clean slate retires with that program's own result.
    */
   unrestorable(): string | null {
     const m = this.module;
