@@ -65,6 +65,25 @@ describe('Python: what a program schedules or leaves behind stays in its own run
       expect(r.truncated).toBeFalsy();
     }
   }, 120_000);
+
+  it('a C-library alarm it leaves (a handler, and the timer Emscripten keeps in JavaScript) fires into no later program', async () => {
+    // signal.alarm is missing from Pyodide's signal module; the C library's alarm() is there, and
+    // Emscripten runs its timer as a JavaScript setTimeout, which outlives the run and fires
+    // between runs, after the put-back: into the state the next program starts from.
+    const alarm = await run([
+      'import builtins, ctypes, signal',
+      'def late(*_):',
+      '    builtins.LEAK = 1',
+      '    open("/tmp/leak", "w").write("x")',
+      'signal.signal(signal.SIGALRM, late)',
+      'print(ctypes.CDLL(None).alarm(1))',
+    ].join('\n'));
+    expect(alarm.stdout).toBe('0\n');
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    // As in a new python3 process: no handler, no file, nothing set on builtins.
+    const next = await run('import builtins, os, time\nt = time.time()\nwhile time.time() - t < 0.3: pass\nprint(getattr(builtins, "LEAK", None), os.path.exists("/tmp/leak"))');
+    expect(next).toMatchObject({ exitCode: 0, stdout: 'None False\n', stderr: '' });
+  }, 60_000);
 });
 
 describe('Python reaches no JavaScript object (#12 finding 9)', () => {
