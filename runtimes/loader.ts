@@ -7,7 +7,10 @@ import type { LanguageId, LanguageRuntime } from '../src/contracts';
 
 /** What the host hands a runtime worker on `init`. */
 export interface RuntimeSettings {
-  /** Pyodide's files on the app's own origin (unsandboxed browser workers: `npm run dev` only). */
+  /**
+   * The folder of Pyodide's files where it loads them itself: on the app's own origin (unsandboxed
+   * browser workers: `npm run dev` only) or in node_modules (Node's runtime threads).
+   */
   pyodideIndexURL?: string;
   /**
    * The runtime's files (catalog.ts), handed in by the page: a sandboxed worker may not make a

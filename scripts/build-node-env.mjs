@@ -2,8 +2,10 @@
 // browser ports of Node's assert and util into one script that the QuickJS runtime evaluates in
 // each fresh context. Output: runtimes/javascript/node-env.generated.js (the script as text).
 // Every source the runtimes need generated runs from here (dev, check and both builds call this
-// script): first the installed package versions (build-versions.mjs).
+// script): first the installed package versions (build-versions.mjs) and Python's compiled
+// standard library (build-python-stdlib.mjs).
 import './build-versions.mjs';
+import './build-python-stdlib.mjs';
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 

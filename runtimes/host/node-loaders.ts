@@ -3,10 +3,11 @@
  * the one the page's worker uses), imported on demand. Runtimes that do not find their own files
  * are handed them from node_modules, as the page hands them its downloads (catalog.ts).
  */
+import { dirname } from 'node:path';
 import type { LanguageId, LanguageRuntime } from '../../src/contracts';
 import type { RuntimeLoader, RuntimeSettings, StepDone } from '../loader';
 import { CATALOG } from './catalog';
-import { readCatalogFiles } from './node-files';
+import { nodeModulesPath, readCatalogFiles } from './node-files';
 
 /** The loader of `language`; esbuild bundles every runtimes/<language>/loader.ts for this import. */
 async function importLoader(language: LanguageId): Promise<RuntimeLoader> {
@@ -20,8 +21,10 @@ export function loadNodeRuntime(language: LanguageId, settings: RuntimeSettings,
   if (!Object.hasOwn(CATALOG, language)) return null;
   const entry = CATALOG[language]!;
   return importLoader(language).then((loader) => {
+    // A runtime that loads its own files (Pyodide) is told their folder: its first file's.
+    const own = entry.nodeLoadsItself && !settings.files ? { pyodideIndexURL: `${dirname(nodeModulesPath(Object.values(entry.files)[0]!))}/` } : {};
     const files = settings.files ?? (entry.nodeLoadsItself ? undefined : readCatalogFiles(language));
     step?.('files');
-    return loader.load({ ...settings, files, preloadModules: true /* before the module gate shuts (node-lockdown.ts) */ }, step);
+    return loader.load({ ...settings, ...own, files, preloadModules: true /* before the module gate shuts (node-lockdown.ts) */ }, step);
   });
 }

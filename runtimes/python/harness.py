@@ -10,6 +10,7 @@ import builtins
 import functools
 import gc
 import importlib.machinery
+import importlib.util
 import io
 import linecache
 import os
@@ -18,6 +19,7 @@ import selectors
 import sys
 import time
 import traceback
+import zipimport
 
 job = None
 _compile_error = None
@@ -112,14 +114,35 @@ class _EventLoopPolicy(asyncio.DefaultEventLoopPolicy):
 asyncio.set_event_loop_policy(_EventLoopPolicy())
 asyncio.events._set_running_loop(None)  # Pyodide marks its browser loop as always running
 
-# Standard modules that test programs often import, imported once, before the snapshot. Pyodide's
-# standard library is a zip of sources only, so each of these was compiled again in every run that
-# imported it (per run under Node, 2026-12-04: json 21 ms, dataclasses 23, datetime 41, statistics
-# 37, against about 0.5 ms for a module already loaded). Each costs the worker's start as much,
-# once, so the list holds common ones only. A program finds them in sys.modules before it imports
-# them, as it finds the 170 that Pyodide loads itself (docs/fidelity.md); it still has to import
-# one to use it, and none keeps per-process state that a new process would draw afresh (random,
-# which does, is reseeded per run).
+# The standard library's zip holds a compiled .pyc beside each .py (scripts/build-python-stdlib.mjs),
+# and zipimport names a module after the file it loaded: json.__file__ would end in .pyc where
+# python3's ends in .py. Named after the source, as with Pyodide's source-only zip (and __cached__
+# then follows from __file__ as python3's does), for the modules imported from now on and for those
+# Pyodide's start-up already imported. (Defined apart: a function's __globals__ is reachable.)
+_STDLIB_ZIP = next(p for p in sys.path if p.endswith(".zip"))
+_sources = {"__builtins__": builtins, "functools": functools, "_get": zipimport.zipimporter.get_filename, "_ZIP": _STDLIB_ZIP}
+exec("""
+@functools.wraps(_get)
+def get_filename(self, fullname):
+    path = _get(self, fullname)
+    return path[:-1] if self.archive == _ZIP and path.endswith(".pyc") else path
+""", _sources)
+zipimport.zipimporter.get_filename = _sources["get_filename"]
+for _module in list(sys.modules.values()):
+    _spec = getattr(_module, "__spec__", None)
+    if _spec is not None and isinstance(_spec.loader, zipimport.zipimporter) and _spec.loader.archive == _STDLIB_ZIP and (_spec.origin or "").endswith(".pyc"):
+        _spec.origin = _module.__file__ = _spec.origin[:-1]
+        _spec.cached = _module.__cached__ = importlib.util.cache_from_source(_spec.origin)
+del _sources, _module, _spec
+
+# Standard modules that test programs often import, imported once, before the snapshot: each
+# import of a module the snapshot does not hold costs every run that makes it (from the compiled
+# zip, per run under Node: unittest and seven common modules together about 18 ms; 130 ms when the
+# zip held sources only and each was compiled anew), and each here costs the worker's start as
+# much, once, so the list holds common ones only. A program finds them in sys.modules before it
+# imports them, as it finds the 170 that Pyodide loads itself (docs/fidelity.md); it still has to
+# import one to use it, and none keeps per-process state that a new process would draw afresh
+# (random, which does, is reseeded per run).
 for _name in ("json", "dataclasses", "datetime", "decimal", "fractions", "statistics", "hashlib", "base64", "queue"):
     importlib.import_module(_name)
 del _name

@@ -28,8 +28,15 @@ export type RuntimeFiles = Record<string, ArrayBuffer>;
 /** The files a sandboxed worker needs from the host to start Pyodide without any request. */
 export const PYODIDE_FILES = ['pyodide.asm.js', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'] as const;
 
+/**
+ * Where Pyodide loads itself from its folder (Node, `npm run dev`), the standard library it takes:
+ * Pyodide's own zip with each module compiled beside its source (scripts/build-python-stdlib.mjs;
+ * the catalog hands the page the same file as python_stdlib.zip).
+ */
+export const COMPILED_STDLIB = 'python_stdlib.compiled.zip';
+
 export interface PythonRuntimeOptions {
-  /** Where Pyodide's files are served from (the app's own origin); Node finds them itself. */
+  /** The folder of Pyodide's files, when it loads them itself (Node: node_modules; `npm run dev`: the app's origin). */
   indexURL?: string;
   /** Pyodide's files, handed in by the host: then nothing is fetched (the page's sandboxed workers). */
   files?: RuntimeFiles;
@@ -61,9 +68,10 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   const imports = watchWasmImports();
   let pyodide: PyodideInterface;
   try {
+    if (!options.files && !options.indexURL) throw new Error('benchtop: Python needs its files or their folder');
     pyodide = options.files
       ? await loadFromFiles(options.files, options.step)
-      : await loadPyodide({ indexURL: options.indexURL, stdin: endOfInput, jsglobals: inertGlobals() });
+      : await loadPyodide({ indexURL: options.indexURL, stdLibURL: `${options.indexURL}${COMPILED_STDLIB}`, stdin: endOfInput, jsglobals: inertGlobals() });
   } finally {
     imports.stopWatching();
   }

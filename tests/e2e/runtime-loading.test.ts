@@ -64,7 +64,7 @@ describe('loading runtimes in the page', () => {
     // The files came (they are in Cache Storage, checked against the build when read back) but
     // never through the main thread's fetch: the runtime-files worker fetched them.
     expect(await cachedPyodide(page)).toEqual([
-      '/runtimes/pyodide/pyodide-lock.json', '/runtimes/pyodide/pyodide.asm.js', '/runtimes/pyodide/pyodide.asm.wasm', '/runtimes/pyodide/python_stdlib.zip',
+      '/runtimes/pyodide/pyodide-lock.json', '/runtimes/pyodide/pyodide.asm.js', '/runtimes/pyodide/pyodide.asm.wasm', '/runtimes/pyodide/python_stdlib.compiled.zip',
     ]);
     expect((await mainFetches(page)).filter((url) => url.includes('/runtimes/'))).toEqual([]);
 

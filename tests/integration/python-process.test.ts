@@ -3,7 +3,7 @@
  * `python3 test.py` (CPython 3.11, the official version) shows it (runtimes/python/harness.py):
  * the recursion limit by default and after sys.setrecursionlimit, the depth reached before
  * RecursionError, the verdict of programs that recurse close to the limit, and __main__'s and
- * builtins' names. Expectations come from this machine's python3 3.11.
+ * builtins' names, the standard modules' file names and source lines. Expectations come from this machine's python3 3.11.
  *
  *   npx vitest run tests/integration/python-process.test.ts
  */
@@ -48,6 +48,22 @@ print(__annotations__)
 import builtins
 names = sorted((set(globals().keys()) | set(builtins.__dict__.keys())) - {'_'})
 print(len(names), names)
+`,
+  // The standard library's zip holds a .pyc beside each .py (scripts/build-python-stdlib.mjs): modules
+  // loaded at start-up, by the harness and by the program are still named after their sources, and
+  // a traceback through the library still shows its source lines.
+  'standard modules are named after their sources, and tracebacks show their lines': `import importlib, importlib.util, os, sys, traceback
+import json
+root = os.path.dirname(os.path.dirname(json.__file__))
+for name in ["collections", "json", "statistics", "unittest", "email.mime.text", "xml.dom.minidom", "typing", "re", "fractions"]:
+    m = importlib.import_module(name)
+    f = m.__file__
+    print(name, os.path.relpath(f, root), m.__spec__.origin == f, m.__cached__ == importlib.util.cache_from_source(f), m.__spec__.cached == m.__cached__)
+try:
+    json.loads("x")
+except ValueError:
+    for frame in traceback.extract_tb(sys.exc_info()[2])[1:]:
+        print(os.path.relpath(frame.filename, root), frame.name, frame.line)
 `,
   'an invalid limit raises as in CPython': 'import sys\ntry:\n    sys.setrecursionlimit(0)\nexcept ValueError as e:\n    print(e)\ntry:\n    sys.setrecursionlimit("x")\nexcept TypeError as e:\n    print(e)\n',
 };

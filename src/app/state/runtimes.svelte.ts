@@ -19,7 +19,7 @@ const WARM_AHEAD: readonly LanguageId[] = ['python'];
 export class Runtimes {
   /** Remote runner URLs, token and per-language choice. */
   readonly runner = new RunnerSettings();
-  /** Latest message of each runtime ("loading Pyodide (13 MB)…", "… ready"). */
+  /** Latest message of each runtime ("loading Pyodide (17 MB)…", "… ready"). */
   status = $state<Record<string, string>>({});
   /** Bytes of each runtime's files at hand while they download (absent: no download this visit). */
   downloads = $state<Record<string, DownloadProgress>>({});
