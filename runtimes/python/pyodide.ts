@@ -88,6 +88,7 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   pyodide.runPython(harness, { globals: namespace as never });
   const prepare = namespace.get('prepare') as PyCallable;
   const finish = namespace.get('finish') as PyCallable;
+  options.step?.('harness'); // (with the common modules it imports)
   const cpython = pyodide.runPython('import sys; sys.version.split()[0]') as string;
   const bridge = lockdownPyodide(pyodide);
   const description = `Pyodide ${pyodide.version} (CPython ${cpython})`;
@@ -96,6 +97,7 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   // ends every program (harness.py `finish`, as python3's exit does) walks only the program's own
   // objects, not the whole standard library loaded here: the largest per-program cost before.
   pyodide.runPython('import gc; gc.collect(); gc.freeze()');
+  options.step?.('gc');
   const module = (pyodide as unknown as { _module: PyodideModule & { API: unknown } })._module;
   const snapshot = new InterpreterSnapshot(module, memory);
   // The JavaScript objects Python still holds (the globals stand-in, Pyodide's public API object,
@@ -103,7 +105,7 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   for (const value of snapshot.heldValues()) {
     if (value !== module && value !== module.API && (typeof value === 'object' || typeof value === 'function') && value) Object.freeze(value);
   }
-  options.step?.('snapshot'); // (with the harness and the collection before it)
+  options.step?.('snapshot');
   // The interpreter as it was at the snapshot, put back after a program's result has gone out
   // (AheadStep); a put-back that fails starts no program: the worker hands the run to a new one.
   const putBack = new AheadStep(() => snapshot.restore());
