@@ -81,6 +81,22 @@ describe('Python programs see what python3 3.11 shows them', () => {
       expect(here.stdout, detail).toBe(official.stdout);
     }, 120_000);
   }
+
+  it('imports the standard library compiled: a .pyc beside every .py of its zip, and taken first', async () => {
+    // (What the names test above cannot see: with the source-only zip it would pass as well.)
+    const program = `import sys, zipfile, zipimport, unittest
+archive = next(p for p in sys.path if p.endswith(".zip"))
+names = set(zipfile.ZipFile(archive).namelist())
+sources = [n for n in names if n.endswith(".py")]
+print(len(sources), all(n + "c" in names for n in sources))
+print(zipimport._get_module_code(unittest.__loader__, "unittest")[2].rsplit("/", 1)[-1])
+`;
+    const here = await executor.run({ language: 'python', program, timeoutMs: TIMEOUT_MS });
+    expect(here.stderr).toBe('');
+    const [count, all, taken] = here.stdout.split(/\s+/);
+    expect(Number(count)).toBeGreaterThan(400);
+    expect([all, taken]).toEqual(['True', '__init__.pyc']);
+  });
 });
 
 describe('Python programs that start worker processes are declined, not failed', () => {
