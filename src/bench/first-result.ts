@@ -45,7 +45,9 @@ export const STEPS: ReadonlyArray<{ name: string; color: string; meaning: string
   { name: 'support objects', color: '#e45756', meaning: "the C++ exception runtime and glibc's rand() compiled: the first compiles of a new LLVM, slow because its code is still cold, and what warms it for the programs" },
   { name: 'driver command lines', color: '#ff9da6', meaning: "clang's driver asked once for the compile and link command lines" },
   { name: 'precompiled header', color: '#f58518', meaning: "the precompiled header of the splice's own two lines (#include <iostream>, using namespace std;)" },
-  { name: 'snapshot', color: '#3ca951', meaning: 'the copy of the memory that every program starts from (for Python with its harness and a collection before it; for PHP after a second start to its pause, with the functions the probe program listed disabled)' },
+  { name: 'harness', color: '#b279a2', meaning: "Python's harness (runtimes/python/harness.py) run once, with the common modules it imports before the snapshot" },
+  { name: 'gc', color: '#9d755d', meaning: "Python's collection and gc.freeze before the snapshot, so that each program's closing collection walks only its own objects" },
+  { name: 'snapshot', color: '#3ca951', meaning: 'the copy of the memory that every program starts from (for PHP after a second start to its pause, with the functions the probe program listed disabled)' },
   { name: 'probe program', color: '#6cc5b0', meaning: "Perl's first program, which checks the version and `$^T`" },
 ];
 /** Colours of the two steps the bench adds itself. */

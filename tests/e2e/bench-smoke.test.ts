@@ -62,7 +62,7 @@ it('npm run bench finishes on its smallest setting and prints its report', async
   // What a first result costs: each language's cold start split into the worker's start, its
   // loader's steps (timed inside the worker, in Chromium and under Node) and the first program.
   const costs = report.slice(report.indexOf('## What a first result costs'));
-  for (const [language, chromiumSteps] of [['Python', /worker \d+, files \d+, script \d+, start \d+, snapshot \d+/], ['Shell', /^worker \d+/]] as const) {
+  for (const [language, chromiumSteps] of [['Python', /worker \d+, files \d+, script \d+, start \d+, harness \d+, gc \d+, snapshot \d+/], ['Shell', /^worker \d+/]] as const) {
     const row = new RegExp(`^\\| ${language} \\| (\\d+) \\| (\\d+) \\| (-?\\d+) \\| ([^|]*) \\| (\\d+) \\| ([^|]*) \\|$`, 'm').exec(costs);
     expect(row, `${language}'s first-result row`).not.toBeNull();
     const [total, start, program] = [Number(row![1]), Number(row![2]), Number(row![3])];
@@ -75,7 +75,7 @@ it('npm run bench finishes on its smallest setting and prints its report', async
   expect(costs).toContain('- **start**: ');
   // …and its chart: a bar per language, its steps stacked.
   const firstSvg = readFileSync(join(out, 'bench-first.svg'), 'utf8');
-  for (const label of ['Python', 'Shell', 'first program', 'snapshot']) expect(firstSvg).toContain(`>${label}<`);
+  for (const label of ['Python', 'Shell', 'first program', 'harness', 'snapshot']) expect(firstSvg).toContain(`>${label}<`);
   expect(existsSync(join(out, 'bench-first.png'))).toBe(true);
   // Every runtime's download size comes from the files the build actually laid out.
   expect(report).toMatch(/Python: .*\| \d+(\.\d+)? MB/);
