@@ -8,10 +8,11 @@ import type { LanguageId, LanguageRuntime } from '../src/contracts';
 /** What the host hands a runtime worker on `init`. */
 export interface RuntimeSettings {
   /**
-   * The folder of Pyodide's files where it loads them itself: on the app's own origin (unsandboxed
-   * browser workers: `npm run dev` only) or in node_modules (Node's runtime threads).
+   * Where a runtime that loads its own files (Pyodide) finds each, by its catalog name (catalog.ts):
+   * on the app's own origin (unsandboxed browser workers: `npm run dev` only) or in node_modules
+   * (Node's runtime threads).
    */
-  pyodideIndexURL?: string;
+  ownFiles?: Record<string, string>;
   /**
    * The runtime's files (catalog.ts), handed in by the page: a sandboxed worker may not make a
    * single request, so it gets everything it needs in its init message (as Blobs from the runtime

@@ -38,7 +38,9 @@ declare const RUNTIME_FILE_BYTES: Record<string, number>;
 const workerScripts = import.meta.glob<string>('../*/worker.ts', { query: '?worker&url', import: 'default', eager: true });
 
 const ownUrl = (path: string) => new URL(path, document.baseURI).href;
-const pyodideBase = () => ownUrl(`${import.meta.env.BASE_URL}pyodide/`);
+/** `npm run dev`: Pyodide's files by catalog name, where vite.config.ts copies them (public/pyodide/). */
+const pyodideDevUrls = () =>
+  Object.fromEntries(Object.entries(CATALOG.python?.files ?? {}).map(([name, path]) => [name, ownUrl(`${import.meta.env.BASE_URL}pyodide/${path.split('/').pop()}`)]));
 
 function workerUrl(language: LanguageId): string {
   const url = workerScripts[`../${language}/worker.ts`];
@@ -111,7 +113,7 @@ export function createBrowserExecutor(options: BrowserExecutorOptions = {}): Poo
       languages: WORKER_LANGUAGES,
       size,
       spares,
-      settings: { pyodideIndexURL: pyodideBase() },
+      settings: { ownFiles: pyodideDevUrls() },
       onStatus: options.onStatus,
     });
   }

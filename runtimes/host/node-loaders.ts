@@ -3,7 +3,6 @@
  * the one the page's worker uses), imported on demand. Runtimes that do not find their own files
  * are handed them from node_modules, as the page hands them its downloads (catalog.ts).
  */
-import { dirname } from 'node:path';
 import type { LanguageId, LanguageRuntime } from '../../src/contracts';
 import type { RuntimeLoader, RuntimeSettings, StepDone } from '../loader';
 import { CATALOG } from './catalog';
@@ -21,8 +20,8 @@ export function loadNodeRuntime(language: LanguageId, settings: RuntimeSettings,
   if (!Object.hasOwn(CATALOG, language)) return null;
   const entry = CATALOG[language]!;
   return importLoader(language).then((loader) => {
-    // A runtime that loads its own files (Pyodide) is told their folder: its first file's.
-    const own = entry.nodeLoadsItself && !settings.files ? { pyodideIndexURL: `${dirname(nodeModulesPath(Object.values(entry.files)[0]!))}/` } : {};
+    // A runtime that loads its own files (Pyodide) is told where each is.
+    const own = entry.nodeLoadsItself && !settings.files ? { ownFiles: Object.fromEntries(Object.entries(entry.files).map(([name, path]) => [name, nodeModulesPath(path)])) } : {};
     const files = settings.files ?? (entry.nodeLoadsItself ? undefined : readCatalogFiles(language));
     step?.('files');
     return loader.load({ ...settings, ...own, files, preloadModules: true /* before the module gate shuts (node-lockdown.ts) */ }, step);

@@ -5,5 +5,5 @@ import { createPythonRuntime } from './pyodide';
 export const loader: RuntimeLoader = {
   language: 'python',
   packages: ['pyodide'],
-  load: (s, step) => createPythonRuntime({ indexURL: s.pyodideIndexURL, files: s.files, step }),
+  load: (s, step) => createPythonRuntime({ urls: s.ownFiles, files: s.files, step }),
 };

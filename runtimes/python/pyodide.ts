@@ -28,16 +28,13 @@ export type RuntimeFiles = Record<string, ArrayBuffer>;
 /** The files a sandboxed worker needs from the host to start Pyodide without any request. */
 export const PYODIDE_FILES = ['pyodide.asm.js', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'] as const;
 
-/**
- * Where Pyodide loads itself from its folder (Node, `npm run dev`), the standard library it takes:
- * Pyodide's own zip with each module compiled beside its source (scripts/build-python-stdlib.mjs;
- * the catalog hands the page the same file as python_stdlib.zip).
- */
-export const COMPILED_STDLIB = 'python_stdlib.compiled.zip';
-
 export interface PythonRuntimeOptions {
-  /** The folder of Pyodide's files, when it loads them itself (Node: node_modules; `npm run dev`: the app's origin). */
-  indexURL?: string;
+  /**
+   * Where each of Pyodide's files is (by the names of PYODIDE_FILES), when it loads them itself
+   * (Node: node_modules; `npm run dev`: the app's origin). The catalog names the files: its
+   * python_stdlib.zip is the zip with each module compiled (scripts/build-python-stdlib.mjs).
+   */
+  urls?: Record<string, string>;
   /** Pyodide's files, handed in by the host: then nothing is fetched (the page's sandboxed workers). */
   files?: RuntimeFiles;
   /** Told as each step of the load ends (loader.ts). */
@@ -68,10 +65,9 @@ export async function createPythonRuntime(options: PythonRuntimeOptions = {}): P
   const imports = watchWasmImports();
   let pyodide: PyodideInterface;
   try {
-    if (!options.files && !options.indexURL) throw new Error('benchtop: Python needs its files or their folder');
-    pyodide = options.files
-      ? await loadFromFiles(options.files, options.step)
-      : await loadPyodide({ indexURL: options.indexURL, stdLibURL: `${options.indexURL}${COMPILED_STDLIB}`, stdin: endOfInput, jsglobals: inertGlobals() });
+    if (options.files) pyodide = await loadFromFiles(options.files, options.step);
+    else if (options.urls) pyodide = await loadFromUrls(options.urls);
+    else throw new Error('benchtop: Python needs its files or where they are');
   } finally {
     imports.stopWatching();
   }
@@ -335,6 +331,17 @@ function lockdownPyodide(pyodide: PyodideInterface): Bridge {
       });
     },
   };
+}
+
+/** Pyodide loads itself: its script, module and lock file from one folder, the standard library from its own address. */
+function loadFromUrls(urls: Record<string, string>): Promise<PyodideInterface> {
+  for (const name of PYODIDE_FILES) if (!urls[name]) throw new Error(`missing ${name}`);
+  const script = urls['pyodide.asm.js']!;
+  const indexURL = script.slice(0, script.lastIndexOf('/') + 1);
+  for (const name of ['pyodide.asm.wasm', 'pyodide-lock.json']) {
+    if (urls[name] !== indexURL + name) throw new Error(`benchtop: Pyodide loads ${name} from the folder of pyodide.asm.js`);
+  }
+  return loadPyodide({ indexURL, stdLibURL: urls['python_stdlib.zip'], stdin: endOfInput, jsglobals: inertGlobals() });
 }
 
 /**
