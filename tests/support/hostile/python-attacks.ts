@@ -14,12 +14,15 @@ export const PYTHON_WRONG = {
   // Modules the harness imports before the snapshot (runtimes/python/harness.py), so their state is the snapshot's.
   'preloaded module function': 'import json\nassert json.dumps([1]) == "pwned"\n',
   'preloaded module context': 'import decimal\nassert str(decimal.Decimal(1) / decimal.Decimal(3)) == "0.33"\n',
+  // A module no earlier program imported, read from the standard library's zip when it is imported.
+  'stdlib module imported fresh': 'import colorsys\nassert colorsys.rgb_to_hsv(1.0, 0.0, 0.0) == (5, 5, 5)\n',
 };
 /** Right answers: each passes under python3, and each would fail if an attack below stuck. */
 export const PYTHON_RIGHT = {
   'plain': 'def add(a, b):\n    return a + b\n\nassert add(1, 2) == 3\nprint("ok")\n',
   'stdlib': 'import statistics, math\nassert statistics.mean([1, 2, 3]) == 2 and math.isclose(1.0, 1.0)\n',
   'recursion': 'def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\n\nassert depth(900) == 900\n',
+  'stdlib module imported fresh': 'import colorsys\nassert colorsys.rgb_to_hsv(1.0, 0.0, 0.0) == (0.0, 1.0, 1.0)\n',
   'environment': 'import os, sys\nassert "BENCHTOP_LEFT" not in os.environ and sys.stdout is sys.__stdout__\nprint("clean")\n',
   'preloaded modules': [
     'import base64, datetime, decimal, json',
@@ -78,6 +81,24 @@ export const PYTHON_ATTACKS: Record<string, string> = {
     '    os.makedirs(d, exist_ok=True)',
     '    with open(os.path.join(d, "statistics.py"), "w") as f:',
     '        f.write("def mean(xs):\\n    return 5\\n")',
+  ].join('\n'),
+  // The standard library is a file in the interpreter's file system (Pyodide's /lib/python311.zip,
+  // .py and .pyc: scripts/build-python-stdlib.mjs): rewritten with a poisoned colorsys, which this
+  // program imports to show the poison took; python3 has no such file, and the program does nothing.
+  'the standard library zip rewritten': [
+    'import os, sys, zipfile, zipimport',
+    'ZIP = "/lib/python311.zip"',
+    'if os.path.exists(ZIP):',
+    '    with zipfile.ZipFile(ZIP) as z:',
+    '        kept = {n: z.read(n) for n in z.namelist() if not n.startswith("colorsys.")}',
+    '    with zipfile.ZipFile(ZIP, "w") as z:',
+    '        for n, b in kept.items():',
+    '            z.writestr(n, b)',
+    '        z.writestr("colorsys.py", "def rgb_to_hsv(r, g, b):\\n    return (5, 5, 5)\\n")',
+    '    zipimport._zip_directory_cache.clear()',
+    '    sys.path_importer_cache.clear()',
+    '    import colorsys',
+    '    assert colorsys.rgb_to_hsv(1.0, 0.0, 0.0) == (5, 5, 5), "the poison did not take"',
   ].join('\n'),
   'sys settings, streams, environment, cwd': [
     'import sys, os, io',
