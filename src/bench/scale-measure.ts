@@ -72,6 +72,14 @@ export function growth(samples: readonly MemorySample[]): number {
   return q[3]! / q[0]! - 1;
 }
 
+/**
+ * The last quarter's mean over the second's, less one: the same comparison without the first
+ * quarter, in which the runtimes start (a pool's later workers start there too, when the work pays).
+ */
+export function growthAfterStart(quarters: readonly number[]): number {
+  return quarters.length === 4 ? quarters[3]! / quarters[1]! - 1 : NaN;
+}
+
 /** What one way of running the dataset measured. */
 export interface WayFigures {
   name: string;

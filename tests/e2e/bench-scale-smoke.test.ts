@@ -44,6 +44,7 @@ it('npm run bench -- --scale finishes on a tiny size and prints every way, the c
   const report = readFileSync(join(out, 'bench.md'), 'utf8');
   expect(report).toMatch(/^## Scale run$/m);
   expect(report).toContain('`npm run bench -- --scale --scale-size 4`');
+  expect(report).toMatch(/after start-up \(last quarter against the second[^)]*\): renderers ([+-]\d+\.\d%|–), page JS heap ([+-]\d+\.\d%|–)\./);
   // Every canonical solution passed, and the report says so per way rather than counting silently.
   expect(report).toMatch(/^- in-page \(Chromium\): every one passed\.$/m);
   expect(report).toMatch(/^- CLI \(Node workers\): every one passed\.$/m);

@@ -4,7 +4,7 @@
  * clicks answered in over 200 ms, with when they came.
  */
 import { describe, expect, it } from 'vitest';
-import { growth, quarterMeans, slowClicks, summarizeLongFrames, type MemorySample } from '../../src/bench/scale-measure';
+import { growth, growthAfterStart, quarterMeans, slowClicks, summarizeLongFrames, type MemorySample } from '../../src/bench/scale-measure';
 
 const samples = (bytes: number[]): MemorySample[] => bytes.map((b, i) => ({ at: i * 1000, bytes: b }));
 
@@ -17,6 +17,14 @@ describe('memory by quarter', () => {
     const leak = samples([100, 110, 120, 130, 140, 150, 160, 170, 180]);
     expect(quarterMeans(leak)).toEqual([110, 130, 150, 170]);
     expect(growth(leak)).toBeCloseTo(170 / 110 - 1);
+  });
+
+  it('after start-up, compares the last quarter with the second: a start-up rise is flat, a leak is not', () => {
+    const levels = quarterMeans(samples([100, 200, 300, 300, 300, 300, 300, 300, 300]));
+    expect(growthAfterStart(levels)).toBe(0);
+    const leak = quarterMeans(samples([100, 110, 120, 130, 140, 150, 160, 170, 180]));
+    expect(growthAfterStart(leak)).toBeCloseTo(170 / 130 - 1);
+    expect(growthAfterStart([])).toBeNaN();
   });
 
   it('gives no figure for fewer than four samples', () => {
