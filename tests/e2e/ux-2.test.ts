@@ -124,6 +124,15 @@ describe('the page for a demanding user (2)', () => {
       }, undefined, { timeout: 120_000, polling: 100 });
       const quickDone = Date.now() - started;
       expect(await moment.jsonValue()).toEqual({ passed: 4, runaway: 'RUNNING' });
+      // While a run goes on, the page animates only what the compositor moves by itself (transform,
+      // opacity): an animated background or width repaints the page every frame, on the cores the
+      // runtimes need (ProgressBar.svelte).
+      const animated = await page.evaluate(() => document.getAnimations().map((a) => ({
+        name: a instanceof CSSAnimation ? a.animationName : a instanceof CSSTransition ? `transition of ${a.transitionProperty}` : 'script',
+        properties: [...new Set((a.effect as KeyframeEffect).getKeyframes().flatMap((k) => Object.keys(k)))].filter((p) => !['offset', 'computedOffset', 'easing', 'composite'].includes(p)),
+      })));
+      expect(animated.map((a) => a.name)).toContainEqual(expect.stringContaining('stripes'));
+      for (const a of animated) expect(a.properties.filter((p) => p !== 'transform' && p !== 'opacity'), a.name).toEqual([]);
       await page.locator('[data-testid="progress"][data-state="done"]').waitFor({ timeout: 120_000 });
       console.log(`runaway: the 4 quick problems passed ${(quickDone / 1000).toFixed(1)} s after Run, the runaway ended after ${((Date.now() - started) / 1000).toFixed(1)} s`);
       expect(await runawayRow.getAttribute('data-outcome')).toBe('TIME_LIMIT_EXCEEDED');
