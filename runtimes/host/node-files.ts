@@ -14,10 +14,15 @@ export function nodeModulesPath(path: string, from = dirname(fileURLToPath(impor
   }
 }
 
+/** Where each of a language's runtime files (by catalog name) is in node_modules. */
+export function catalogFilePaths(language: LanguageId): Record<string, string> {
+  return Object.fromEntries(Object.entries(CATALOG[language]?.files ?? {}).map(([name, path]) => [name, nodeModulesPath(path)]));
+}
+
 export function readCatalogFiles(language: LanguageId): Record<string, ArrayBuffer> {
   const files: Record<string, ArrayBuffer> = {};
-  for (const [name, path] of Object.entries(CATALOG[language]?.files ?? {})) {
-    const bytes = readFileSync(nodeModulesPath(path));
+  for (const [name, path] of Object.entries(catalogFilePaths(language))) {
+    const bytes = readFileSync(path);
     files[name] = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
   return files;

@@ -6,7 +6,7 @@
 import type { LanguageId, LanguageRuntime } from '../../src/contracts';
 import type { RuntimeLoader, RuntimeSettings, StepDone } from '../loader';
 import { CATALOG } from './catalog';
-import { nodeModulesPath, readCatalogFiles } from './node-files';
+import { catalogFilePaths, readCatalogFiles } from './node-files';
 
 /** The loader of `language`; esbuild bundles every runtimes/<language>/loader.ts for this import. */
 async function importLoader(language: LanguageId): Promise<RuntimeLoader> {
@@ -21,7 +21,7 @@ export function loadNodeRuntime(language: LanguageId, settings: RuntimeSettings,
   const entry = CATALOG[language]!;
   return importLoader(language).then((loader) => {
     // A runtime that loads its own files (Pyodide) is told where each is.
-    const own = entry.nodeLoadsItself && !settings.files ? { ownFiles: Object.fromEntries(Object.entries(entry.files).map(([name, path]) => [name, nodeModulesPath(path)])) } : {};
+    const own = entry.nodeLoadsItself && !settings.files ? { ownFiles: catalogFilePaths(language) } : {};
     const files = settings.files ?? (entry.nodeLoadsItself ? undefined : readCatalogFiles(language));
     step?.('files');
     return loader.load({ ...settings, ...own, files, preloadModules: true /* before the module gate shuts (node-lockdown.ts) */ }, step);

@@ -333,9 +333,14 @@ function lockdownPyodide(pyodide: PyodideInterface): Bridge {
   };
 }
 
+/** Throws unless each of PYODIDE_FILES is given (as bytes or as an address). */
+function requireAll(given: Record<string, unknown>): void {
+  for (const name of PYODIDE_FILES) if (!given[name]) throw new Error(`missing ${name}`);
+}
+
 /** Pyodide loads itself: its script, module and lock file from one folder, the standard library from its own address. */
 function loadFromUrls(urls: Record<string, string>): Promise<PyodideInterface> {
-  for (const name of PYODIDE_FILES) if (!urls[name]) throw new Error(`missing ${name}`);
+  requireAll(urls);
   const script = urls['pyodide.asm.js']!;
   const indexURL = script.slice(0, script.lastIndexOf('/') + 1);
   for (const name of ['pyodide.asm.wasm', 'pyodide-lock.json']) {
@@ -351,7 +356,7 @@ function loadFromUrls(urls: Record<string, string>): Promise<PyodideInterface> {
  * The stand-in is removed afterwards (the worker's lockdown deletes `fetch` for good).
  */
 async function loadFromFiles(files: RuntimeFiles, step?: StepDone): Promise<PyodideInterface> {
-  for (const name of PYODIDE_FILES) if (!files[name]) throw new Error(`missing ${name}`);
+  requireAll(files);
   const scope = globalThis as { fetch?: typeof fetch; _createPyodideModule?: unknown };
   // (globalThis._createPyodideModule is watched by watchWasmImports, which removes it afterwards.)
   const realFetch = scope.fetch;
