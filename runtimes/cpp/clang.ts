@@ -62,7 +62,7 @@ export interface CppRuntimeOptions {
   optimization?: '-O1' | '-O2';
   /**
    * Read a program's leading standard includes from a precompiled header (pch.ts); on by default
-   * (a program of the splice's two lines compiles in about a quarter of the time: docs/bench.md).
+   * (a program of the splice's two lines compiles in about a quarter of the time: docs/performance-notes.md).
    */
   precompiledHeaders?: boolean;
   /** More compiler flags (experiments). */

@@ -2,7 +2,7 @@
  * Precompiled headers for the C++ runtime (clang.ts), on unless the runtime is created with
  * `precompiledHeaders: false`. Most of a program's compile is clang parsing the standard headers
  * its first lines include; a precompiled header (PCH) of those lines makes that a load (a warm
- * program of the demo set: about 0.6 s of CPU instead of 1.6 s under Node, docs/bench.md).
+ * program of the demo set: about 0.6 s of CPU instead of 1.6 s under Node, docs/performance-notes.md).
  *
  * Fidelity: a PCH holds exactly the text it replaces. Only a program's *leading* lines are taken,
  * and only while each is `#include <h>` of a standard header (STANDARD_HEADERS, the C headers

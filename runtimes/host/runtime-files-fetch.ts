@@ -2,7 +2,7 @@
  * The download, hash check and Cache Storage copy of runtime files, run inside the page's own
  * runtime-files worker (./runtime-files-worker.ts) so that none of it lands on the page's main
  * thread: a 12 MB download is hundreds of small stream tasks, and on a loaded machine each one
- * delayed the page's answer to a click (docs/bench.md, "What held the page's main thread").
+ * delayed the page's answer to a click (docs/performance-notes.md, "The page's main thread during a run").
  * Every file, from the cache or the network, is checked against the sha256 the build computed
  * (RUNTIME_FILE_HASHES, vite.config.ts) before it is handed on: a cache entry that something
  * rewrote (docs/security.md, "the frame") is dropped and downloaded again, and a download that
@@ -22,7 +22,7 @@ const MB = 1024 * 1024;
  * As Blobs (`as: 'blobs'`, for the runtime frame), a cached file is handed on as the very Blob the
  * cache gave, whose bytes were hashed: a Blob's bytes cannot change, so what was checked is what
  * the runtime worker reads. That skips copying the file into a new Blob (for C++'s 100 MB, about
- * 0.7 s of a first result in Chromium, and as much memory again in the browser: docs/bench.md).
+ * 0.7 s of a first result in Chromium, and as much memory again in the browser: README, "What a first result costs").
  */
 export async function downloadRuntimeFiles(urls: Record<string, RuntimeFile>, onStatus?: (message: string) => void, onProgress?: (progress: DownloadProgress) => void, as?: 'bytes'): Promise<Record<string, ArrayBuffer>>;
 export async function downloadRuntimeFiles(urls: Record<string, RuntimeFile>, onStatus: ((message: string) => void) | undefined, onProgress: ((progress: DownloadProgress) => void) | undefined, as: 'blobs'): Promise<Record<string, Blob>>;

@@ -71,7 +71,7 @@ const LIBRARY: Readonly<Record<string, string>> = {
 /**
  * How every program is run: `perl test.pl` with benchtop's phase marker, and strict and warnings
  * compiled but not imported (`-m`, i.e. `use strict ();`), so that they are in the snapshot the
- * program starts from: compiling them was most of a typical program's time (docs/bench.md).
+ * program starts from: compiling them was most of a typical program's time (docs/performance-notes.md).
  */
 const PROGRAM_ARGS = ['perl', '-MBenchtop::Phase', '-mstrict', '-mwarnings', 'test.pl'];
 

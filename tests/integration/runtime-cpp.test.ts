@@ -233,7 +233,7 @@ describe('cpp (clang in WebAssembly)', () => {
     }
     expect(r).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
     expect(starts).toHaveLength(2);
-    // Where a small program's time goes (printed, not asserted: docs/bench.md quotes it).
+    // Where a small program's time goes (printed, not asserted: docs/performance-notes.md quotes it).
     console.log(`cpp: a small program: compile ${Math.round(starts[1]! - starts[0]!)} ms, link and run ${Math.round(started + r.durationMs - starts[1]!)} ms (from each LLVM start)`);
   }, 120_000);
 
