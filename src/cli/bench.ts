@@ -345,7 +345,7 @@ function writeReport(
   out('| restart after a timeout hidden by a pre-warmed spare | the killed worker\'s replacement starts loading at once (runtimes/host/pool.ts `replace`) | yes |');
   out('| demo and full tests of one problem run concurrently | both go to the pool together; 2 workers per language by default | yes |');
   out();
-  out('Notes on the two targets that are close or missed:');
+  out('Notes on the targets that are close or missed:');
   out();
   // Why each figure is what it is, with the dated measurements behind each runtime's design, is
   // written by hand in docs/performance-notes.md; the notes here say only what this run measured.
