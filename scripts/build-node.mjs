@@ -20,7 +20,7 @@ const raw = {
 };
 
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', generate: 'src/cli/generate.ts', conformance: 'src/cli/conformance.ts', bench: 'src/cli/bench.ts', worker: 'runtimes/host/node-worker.ts', 'worker-process': 'runtimes/host/node-process.ts', runner: 'runner/main.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', generate: 'src/cli/generate.ts', conformance: 'src/cli/conformance.ts', bench: 'src/cli/bench.ts', 'cpp-objects': 'src/cli/cpp-objects.ts', worker: 'runtimes/host/node-worker.ts', 'worker-process': 'runtimes/host/node-process.ts', runner: 'runner/main.ts' },
   outdir: 'dist-node',
   outExtension: { '.js': '.mjs' },
   bundle: true,

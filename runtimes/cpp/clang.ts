@@ -45,6 +45,7 @@ import glibcRandSource from './glibc-rand.c?raw';
 import { toLP64 } from './lp64';
 import { jobsFromBytes, jobsToBytes, planJobs, runJobs, type ClangModule, type Tree } from './driver';
 import { PchCache, SPLICE_PREFIX } from './pch';
+import { prebuiltSupportObjects, supportFingerprint, type SupportObjects } from './support-objects';
 import { declinedRun, OutputCapture } from '../host/output';
 import { moduleUrl } from '../host/module-url';
 import type { RunResult } from '../../src/contracts';
@@ -65,6 +66,8 @@ export interface CppRuntimeOptions {
    * (a program of the splice's two lines compiles in about a quarter of the time: docs/performance-notes.md).
    */
   precompiledHeaders?: boolean;
+  /** Take the prebuilt support objects when they fit (support-objects.ts); on by default. */
+  prebuiltObjects?: boolean;
   /** More compiler flags (experiments). */
   extraFlags?: string[];
   /** Told as each step of the load ends (loader.ts). */
@@ -76,7 +79,12 @@ export interface CppRuntime extends SharingRuntime {
   readonly lastCompileMs: number;
   /** The leading lines the last run's program was compiled with from a PCH (null: none). */
   readonly lastPrecompiled: string | null;
+  /** Where its support objects came from, and the fingerprint of what they are built from (support-objects.ts). */
+  readonly supportObjects: { from: SupportFrom; fingerprint: string };
 }
+
+/** An earlier worker's (`shared`), prebuilt (support-objects.generated.ts), or compiled while loading. */
+export type SupportFrom = 'given' | 'prebuilt' | 'compiled';
 
 
 /** The precompiled header's name in the compiler's tree, and in what a later worker gets. */
@@ -130,25 +138,30 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
   ];
   const headers = GXX_HEADERS;
 
-  // The two support objects, as an earlier worker of this page built them with these very flags,
-  // or built here (each compile costs seconds while LLVM's code is still cold).
+  // The two support objects: as an earlier worker of this page built them with these very flags,
+  // prebuilt for exactly these inputs (support-objects.ts), or built here (each compile costs
+  // seconds while LLVM's code is still cold).
   const key = JSON.stringify([compileFlags, optimization]);
   const given = options.shared?.key === key ? options.shared.bytes : undefined;
-  let exceptionsObject: unknown = given?.['exceptions.o'];
-  if (!(exceptionsObject instanceof Uint8Array)) {
+  const randFlags = ['-x', 'c', '-std=gnu11', optimization];
+  const fingerprint = supportFingerprint([clang.version, compileFlags, randFlags, exceptionsSource, glibcRandSource, headers]);
+  const givenObjects = given?.['exceptions.o'] instanceof Uint8Array && given['glibc-rand.o'] instanceof Uint8Array
+    ? { 'exceptions.o': given['exceptions.o'], 'glibc-rand.o': given['glibc-rand.o'] }
+    : null;
+  const prebuilt = givenObjects || options.prebuiltObjects === false ? null : prebuiltSupportObjects(fingerprint);
+  const supportFrom: SupportFrom = givenObjects ? 'given' : prebuilt ? 'prebuilt' : 'compiled';
+  const objects: SupportObjects = givenObjects ?? prebuilt ?? (await compileSupport());
+  async function compileSupport(): Promise<SupportObjects> {
     const support = await compile(clang, [...compileFlags, '-c', 'exceptions.cpp', '-o', 'exceptions.o'], { ...headers, 'exceptions.cpp': exceptionsSource });
-    exceptionsObject = support.files?.['exceptions.o'];
+    const exceptionsObject = support.files?.['exceptions.o'];
     if (!(exceptionsObject instanceof Uint8Array)) throw new Error(`could not build the C++ exception runtime:\n${support.diagnostics}`);
-  }
-  let randObject: unknown = given?.['glibc-rand.o'];
-  if (!(randObject instanceof Uint8Array)) {
     // glibc's rand()/random() sequence, linked before wasi-libc (first definition wins).
-    const rand = await compile(clang, ['-x', 'c', '-std=gnu11', optimization, '-c', 'glibc-rand.c', '-o', 'glibc-rand.o'], { 'glibc-rand.c': glibcRandSource });
-    randObject = rand.files?.['glibc-rand.o'];
+    const rand = await compile(clang, [...randFlags, '-c', 'glibc-rand.c', '-o', 'glibc-rand.o'], { 'glibc-rand.c': glibcRandSource });
+    const randObject = rand.files?.['glibc-rand.o'];
     if (!(randObject instanceof Uint8Array)) throw new Error(`could not build glibc's rand():\n${rand.diagnostics}`);
+    options.step?.('support objects');
+    return { 'exceptions.o': exceptionsObject, 'glibc-rand.o': randObject };
   }
-  options.step?.('support objects');
-  const objects = { 'exceptions.o': exceptionsObject, 'glibc-rand.o': randObject };
   const programArgs = [...compileFlags, 'test.cpp', 'exceptions.o', 'glibc-rand.o', '-o', 'test', ...linkFlags];
   // The driver's compile and link command lines, the same for every program (driver.ts), as an
   // earlier worker of this page planned them with these very flags, or planned here.
@@ -184,6 +197,7 @@ export async function createCppRuntime(options: CppRuntimeOptions): Promise<CppR
     get lastPrecompiled() {
       return lastPrecompiled;
     },
+    supportObjects: { from: supportFrom, fingerprint },
     // Copies, taken before any program ran: nothing a later worker gets can be written by a program here.
     shareable: () => ({
       modules: { ...loaded.modules },

@@ -21,6 +21,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLANG_FILES, createCppRuntime, type CppRuntime } from '../../runtimes/cpp/clang';
 import { SPLICE_PREFIX } from '../../runtimes/cpp/pch';
+import { prebuiltSupportObjects } from '../../runtimes/cpp/support-objects';
 import { createNodeExecutor } from '../../runtimes/host/node';
 import { nodeModulesPath, readCatalogFiles } from '../../runtimes/host/node-files';
 import type { Outcome, RunResult } from '../../src/contracts';
@@ -40,7 +41,8 @@ beforeAll(async () => {
   const files = readCatalogFiles('cpp');
   expect(Object.keys(files).sort()).toEqual([...CLANG_FILES].sort());
   const started = performance.now();
-  runtime = await createCppRuntime({ files });
+  // Its support objects compiled here, not prebuilt: the test below compares the two.
+  runtime = await createCppRuntime({ files, prebuiltObjects: false });
   loadMs = performance.now() - started;
   console.log(`cpp: ${runtime.description} loaded in ${Math.round(loadMs)} ms`);
 }, 600_000);
@@ -237,6 +239,20 @@ describe('cpp (clang in WebAssembly)', () => {
     console.log(`cpp: a small program: compile ${Math.round(starts[1]! - starts[0]!)} ms, link and run ${Math.round(started + r.durationMs - starts[1]!)} ms (from each LLVM start)`);
   }, 120_000);
 
+  // The support objects a worker takes prebuilt (runtimes/cpp/support-objects.ts) must be what
+  // clang builds from today's sources, flags and headers: the same fingerprint, the same bytes.
+  it('has prebuilt support objects that are byte for byte the ones clang builds now', () => {
+    expect(runtime.supportObjects.from).toBe('compiled');
+    const built = runtime.shareable().bytes!;
+    const prebuilt = prebuiltSupportObjects(runtime.supportObjects.fingerprint);
+    expect(prebuilt, 'runtimes/cpp/support-objects.generated.ts is out of date: run `npm run cpp-objects`').not.toBeNull();
+    for (const name of ['exceptions.o', 'glibc-rand.o'] as const) {
+      expect(Buffer.from(prebuilt![name]).equals(Buffer.from(built[name]!)), `${name}: run \`npm run cpp-objects\``).toBe(true);
+    }
+    // Built from other inputs (another -O level), they are not taken.
+    expect(prebuiltSupportObjects(runtime.supportObjects.fingerprint.replace(/^./, (c) => (c === '0' ? '1' : '0')))).toBeNull();
+  });
+
   // A later worker of the page gets what the first built while loading (issue #16: ready in under
   // 1 s): LLVM's compiled modules, the support objects, the splice's PCH and the driver's command
   // lines. Each of those built again would start LLVM; given, the load starts it not once.
@@ -269,7 +285,8 @@ describe('cpp (clang in WebAssembly)', () => {
   }, 120_000);
 
 describe('cpp in the Node worker pool (as the CLI runs it)', () => {
-  const executor = createNodeExecutor({ poolSize: 1 });
+  const statuses: string[] = [];
+  const executor = createNodeExecutor({ poolSize: 1, onStatus: (_language, message) => statuses.push(message) });
   afterAll(() => executor.dispose());
 
   it('loads clang in a locked-down worker thread from the catalog files and runs programs there', async () => {
@@ -282,6 +299,10 @@ describe('cpp in the Node worker pool (as the CLI runs it)', () => {
     const b = await executor.run({ language: 'cpp', program: '#include <cassert>\nint main() { assert(2 + 2 == 5); }\n', timeoutMs: 60_000 });
     expect(b.exitCode).toBe(134);
     expect(judgeRun('cpp', b)).toBe('RUNTIME_ERROR');
+    // The worker took the prebuilt support objects: its load compiled none (no such step in its ready line).
+    const ready = statuses.find((m) => / ready, loaded in /.test(m));
+    expect(ready).toMatch(/compile LLVM, unpack the sysroot/);
+    expect(ready).not.toMatch(/support objects/);
   }, 600_000);
 
   it('times the run step on its own: an endless program is a run that timed out, not a compile step', async () => {
